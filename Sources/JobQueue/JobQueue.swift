@@ -1,0 +1,1 @@
+// JobQueue — see ../shared/design/ARCHITECTURE.md for this module's role.

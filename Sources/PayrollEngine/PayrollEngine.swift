@@ -1,0 +1,1 @@
+// PayrollEngine — see ../shared/design/ARCHITECTURE.md for this module's role.

@@ -1,0 +1,1 @@
+// PayrollStore — see ../shared/design/ARCHITECTURE.md for this module's role.

@@ -1,0 +1,1 @@
+// PayrunWorker — see ../shared/design/ARCHITECTURE.md for this module's role.

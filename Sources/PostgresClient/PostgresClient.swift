@@ -1,0 +1,1 @@
+// PostgresClient — see ../shared/design/ARCHITECTURE.md for this module's role.

@@ -1,0 +1,1 @@
+// Test support for a private PostgreSQL cluster.
