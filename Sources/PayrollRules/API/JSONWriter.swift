@@ -38,6 +38,16 @@ public struct JSONWriter {
     /// Set between a key and its value: the value takes no comma.
     private var afterKey = false
 
+    /// Ends a JSON Lines record.
+    public mutating func newline() { bytes.append(0x0A) }
+
+    /// Empties the buffer, keeping its capacity (after the bytes were written out).
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
     // MARK: Values
 
     public mutating func value(_ v: Int64) {
