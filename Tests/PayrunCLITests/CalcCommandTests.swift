@@ -19,7 +19,7 @@ struct CalcCommandTests {
             return
         }
         #expect(o["employeeId"] as? String == employeeId, "\(line.prefix(300))", sourceLocation: sourceLocation)
-        #expect(o?["ruleSet"] as? String == "kr-2026.11", sourceLocation: sourceLocation)
+        #expect(o["ruleSet"] as? String == "kr-2026.11", sourceLocation: sourceLocation)
         #expect(PayrunBinary.int(o, "gross") == 1_692_480, sourceLocation: sourceLocation)
         #expect(PayrunBinary.int(o, "totalDeductions") == 178_550, sourceLocation: sourceLocation)
         #expect(PayrunBinary.int(o, "net") == 1_513_930, sourceLocation: sourceLocation)
