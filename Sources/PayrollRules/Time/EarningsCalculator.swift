@@ -57,13 +57,7 @@ public enum EarningsCalculator {
         let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
 
-        let config = WorkClassifier.Config(
-            rules: rules, periodStartDay: periodStartDay, periodEndDay: periodEndDay,
-            weekStart: contract.weekStart.rawValue, weeklyHoliday: contract.weeklyHoliday.rawValue,
-            classifiesHolidays: fiveOrMore || contract.holidayAllowance == .always,
-            calendar: calendar, scheduleMinutes: contract.scheduleMinutes,
-            partTimeExcessApplies: contract.isPartTime && (fiveOrMore || contract.overtimeAllowance == .always),
-            defaultBreakMinutes: contract.defaultBreakMinutes, collectsCalendarDays: mayFallShort)
+        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort)
         let work = try WorkClassifier.classify(input.shifts, config)
         var buckets = work.buckets
 

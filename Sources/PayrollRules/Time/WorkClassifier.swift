@@ -58,6 +58,23 @@ struct WorkClassifier {
         var partTimeExcessApplies: Bool
         var defaultBreakMinutes: Int32?
         var collectsCalendarDays: Bool
+
+        /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
+        init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool) {
+            let contract = input.contract
+            let fiveOrMore = input.workplace.fiveOrMore
+            self.rules = rules
+            self.periodStartDay = Int64(input.periodStart.daysSinceEpoch)
+            self.periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
+            self.weekStart = contract.weekStart.rawValue
+            self.weeklyHoliday = contract.weeklyHoliday.rawValue
+            self.classifiesHolidays = fiveOrMore || contract.holidayAllowance == .always
+            self.calendar = calendar
+            self.scheduleMinutes = contract.scheduleMinutes
+            self.partTimeExcessApplies = contract.isPartTime && (fiveOrMore || contract.overtimeAllowance == .always)
+            self.defaultBreakMinutes = contract.defaultBreakMinutes
+            self.collectsCalendarDays = collectsCalendarDays
+        }
     }
 
     let config: Config
