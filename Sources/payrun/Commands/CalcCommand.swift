@@ -10,7 +10,9 @@ struct CalcCommand: ParsableCommand {
             Reads one request object per line on standard input and writes one response object per \
             line, in the same order, on standard output. A request that cannot be computed gets \
             {"error": {"code", "message", "field"}} on its line; the others are still computed, and \
-            the exit status is 1 at the end if any line failed (0 otherwise).
+            the exit status is 1 at the end if any line failed (0 otherwise; 2 when reading or \
+            writing fails). Output is buffered, and flushed whenever more input must be awaited, so \
+            payrun calc also works as a coprocess (write a line, read its answer).
 
             Input rules:
               - Blank lines (empty, or only spaces, tabs and \\r) are skipped and get no response, so \
@@ -38,14 +40,21 @@ struct CalcCommand: ParsableCommand {
     func run() throws {
         var out = JSONWriter(capacity: StandardStreams.writeFlushBytes + 65_536)
         var failedLines = 0
-        try StandardStreams.forEachLine(lineBytesMax: CalcLimits.lineBytesMax) { line in
-            if CalcLineProcessor.respond(to: line, into: &out) == .failed { failedLines += 1 }
-            if out.bytes.count >= StandardStreams.writeFlushBytes {
-                try StandardStreams.write(out.bytes)
-                out.removeAll()
-            }
+        func flush() throws {
+            guard !out.bytes.isEmpty else { return }
+            try StandardStreams.write(out.bytes)
+            out.removeAll()
         }
-        try StandardStreams.write(out.bytes)
+        do {
+            try StandardStreams.forEachLine(lineBytesMax: CalcLimits.lineBytesMax, beforeRead: flush) { line in
+                if CalcLineProcessor.respond(to: line, into: &out) == .failed { failedLines += 1 }
+                if out.bytes.count >= StandardStreams.writeFlushBytes { try flush() }
+            }
+            try flush()
+        } catch let failure as StandardStreams.IOFailure {
+            StandardStreams.writeError("payrun calc: \(failure.description)\n")
+            throw ExitCode(2)
+        }
         if failedLines > 0 { throw ExitCode(1) }
     }
 }

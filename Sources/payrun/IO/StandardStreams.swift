@@ -19,12 +19,16 @@ enum StandardStreams {
         var description: String
     }
 
-    /// Reads stdin to its end, handing each line to `body` in order.
-    static func forEachLine(lineBytesMax: Int, _ body: (JSONLinesReader.Line) throws -> Void) throws {
+    /// Reads stdin to its end, handing each line to `body` in order. `beforeRead` runs before
+    /// every `read(2)`, so the caller can flush the answers to lines already read: a client that
+    /// writes one request and waits for its answer (a coprocess) is never left waiting on a buffer.
+    static func forEachLine(lineBytesMax: Int, beforeRead: () throws -> Void,
+                            _ body: (JSONLinesReader.Line) throws -> Void) throws {
         var reader = JSONLinesReader(lineBytesMax: lineBytesMax)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: readChunkBytes)
         defer { buffer.deallocate() }
         while true {
+            try beforeRead()
             let n = read(0, buffer.baseAddress, readChunkBytes)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -34,6 +38,15 @@ enum StandardStreams {
             try reader.feed(UnsafeBufferPointer(rebasing: buffer[0..<n]), body)
         }
         try reader.finish(body)
+    }
+
+    /// Best effort: a message on stderr.
+    static func writeError(_ message: String) {
+        var message = message
+        message.withUTF8 { b in
+            guard let base = b.baseAddress else { return }
+            _ = writeToFD(2, UnsafeRawPointer(base), b.count)
+        }
     }
 
     /// Writes all of `bytes` to stdout.
