@@ -237,12 +237,18 @@ struct CalcAPIValidationTests {
         expectDecodingError(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "family": 100"#), .invalidValue, field: "employee.family")
     }
 
-    @Test("children8to20 below 0 or above family → invalid_value employee.children8to20")
-    func badChildren() {
+    @Test("children8to20 below 0 or not below family (which counts the employee) → invalid_value employee.children8to20")
+    func badChildren() throws {
         expectDecodingError(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "children8to20": -1"#),
                             .invalidValue, field: "employee.children8to20")
         expectDecodingError(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "family": 2, "children8to20": 3"#),
-                            .invalidValue, field: "employee.children8to20", messageContains: "cannot exceed family")
+                            .invalidValue, field: "employee.children8to20", messageContains: "family − 1")
+        expectDecodingError(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "family": 2, "children8to20": 2"#),
+                            .invalidValue, field: "employee.children8to20")
+        expectDecodingError(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "children8to20": 1"#),
+                            .invalidValue, field: "employee.children8to20")
+        let ok = try CalcRequestDecoder.decode(golden(replacing: #""id": "e-1""#, with: #""id": "e-1", "family": 2, "children8to20": 1"#))
+        #expect(ok.employee.children8to20 == 1)
     }
 
     @Test("withholdingRatio other than 80, 100, 120 → invalid_value employee.withholdingRatio")

@@ -51,8 +51,9 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "children8to20 must not be negative, got \(employee.children8to20)",
                                field: "employee.children8to20")
         }
-        guard employee.children8to20 <= employee.family else {
-            throw PayrollError(.invalidValue, "children8to20 (\(employee.children8to20)) cannot exceed family (\(employee.family)), which counts them",
+        // family counts the employee and the children, so at most family − 1 of them are children.
+        guard employee.children8to20 <= employee.family - 1 else {
+            throw PayrollError(.invalidValue, "children8to20 (\(employee.children8to20)) must be at most family − 1 (\(employee.family - 1)): family counts the employee and the children",
                                field: "employee.children8to20")
         }
         guard [80, 100, 120].contains(employee.withholdingRatio) else {
