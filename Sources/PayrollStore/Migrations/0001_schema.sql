@@ -177,8 +177,11 @@ CREATE TABLE payrun.shifts (
     CONSTRAINT shifts_whole_minutes CHECK (extract(epoch FROM starts_at) % 60 = 0 AND extract(epoch FROM ends_at) % 60 = 0),
     CONSTRAINT shifts_break_shorter_than_shift CHECK (
         break_minutes >= 0 AND break_minutes * 60 < extract(epoch FROM ends_at) - extract(epoch FROM starts_at)),
+    -- CASE, not AND: building the range of a shift that ends before it starts would raise an
+    -- error instead of letting shifts_end_after_start report it.
     CONSTRAINT shifts_breaks_inside_shift CHECK (
-        NOT isempty(breaks) AND tstzmultirange(tstzrange(starts_at, ends_at)) @> breaks)
+        CASE WHEN breaks IS NULL OR ends_at <= starts_at THEN true
+             ELSE NOT isempty(breaks) AND tstzmultirange(tstzrange(starts_at, ends_at)) @> breaks END)
 );
 -- Also refuses the same shift imported twice.
 CREATE UNIQUE INDEX shifts_by_employee_time ON payrun.shifts (tenant_id, employee_id, starts_at);
