@@ -1,1 +1,0 @@
-// PostgresClient — see ../shared/design/ARCHITECTURE.md for this module's role.
