@@ -1,9 +1,75 @@
-// OWNER: calc-api helper. Placeholder signature; replace the body.
-
 /// Turns one employee-period into a complete payslip. The single entry point shared by
 /// `payrun calc`, recalculation jobs and the batch engine.
+///
+/// Steps: validate the input (`PayrollInput.validated()`), classify and price time
+/// (`EarningsCalculator`), add one `non_taxable_*` line per non-zero 비과세 item (calc-api
+/// rule 11), split gross into non-taxable and taxable, compute 4대보험 and withholding
+/// (`DeductionCalculator`, premium month = the month of `periodEnd`), then check the payslip's
+/// invariants. A violated invariant fails this employee with a `PayrollError`; it never crashes.
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
-        throw PayrollError(.unsupported, "calculator not implemented yet")
+        let input = try input.validated()
+        let earnings = try EarningsCalculator.compute(input)
+
+        var lines = earnings.earnings
+        var nonTaxableWon: Int64 = 0
+        for item in NonTaxableItem.allCases {
+            let amountWon = item.amountWon(in: input.contract.nonTaxable)
+            guard amountWon > 0 else { continue }
+            guard let limit = item.exemptLimits.version(on: input.payDate) else {
+                throw PayrollError(.unsupported, "no \(item.koreanName) exemption limit for payment date \(input.payDate)", field: "payDate")
+            }
+            let exemptWon = min(amountWon, limit.value)
+            nonTaxableWon += exemptWon
+            lines.append(EarningLine(code: item.earningCode, minutes: nil, rate: nil, multiplier: nil, amount: amountWon,
+                                     method: nonTaxableMethod(item, amountWon: amountWon, exemptWon: exemptWon, limitWon: limit.value)))
+        }
+
+        let grossWon = try sum(lines.map(\.amount), "earnings")
+        let taxableWon = grossWon - nonTaxableWon
+        let premiumMonth = input.periodEnd.firstOfMonth
+        let deductions = try DeductionCalculator.compute(DeductionInput(
+            premiumMonth: premiumMonth, payDate: input.payDate, taxableWon: taxableWon,
+            insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,
+            family: input.employee.family, children8to20: input.employee.children8to20,
+            withholdingRatio: input.employee.withholdingRatio, payByDate: earnings.payByDate))
+        let totalDeductionsWon = try sum(deductions.lines.map(\.amount), "deductions")
+        let netWon = grossWon - totalDeductionsWon
+        guard netWon >= 0 else {
+            throw PayrollError(.unsupported, "deductions (\(Money.grouped(totalDeductionsWon))원) exceed gross pay (\(Money.grouped(grossWon))원); a negative net pay is not supported — check the declared insurance bases")
+        }
+
+        let payslip = Payslip(
+            employeeId: input.employee.id, ruleSet: ruleSet(premiumMonth: premiumMonth), minutes: earnings.minutes,
+            earnings: lines, gross: grossWon, nonTaxable: nonTaxableWon, taxable: taxableWon,
+            deductions: deductions.lines, totalDeductions: totalDeductionsWon, net: netWon,
+            warnings: earnings.warnings + deductions.warnings)
+        try payslip.checkInvariants()
+        return payslip
+    }
+
+    /// `kr-YYYY.MM` of the premium month.
+    public static func ruleSet(premiumMonth: LocalDate) -> String {
+        let c = premiumMonth.components
+        return "kr-" + LocalDate.pad(c.year, 4) + "." + LocalDate.pad(c.month, 2)
+    }
+
+    static func nonTaxableMethod(_ item: NonTaxableItem, amountWon: Int64, exemptWon: Int64, limitWon: Int64) -> String {
+        let taxableWon = amountWon - exemptWon
+        var s = "\(item.koreanName) \(Money.grouped(amountWon))원: 비과세 \(Money.grouped(exemptWon))원 (월 한도 \(Money.grouped(limitWon))원)"
+        if taxableWon > 0 { s += ", 과세 \(Money.grouped(taxableWon))원" }
+        return s
+    }
+
+    /// Sum with overflow detection (amounts are bounded by `CalcLimits`, but a batch input is not
+    /// decoded through them).
+    static func sum(_ amounts: [Int64], _ what: String) throws(PayrollError) -> Int64 {
+        var total: Int64 = 0
+        for a in amounts {
+            let (t, overflow) = total.addingReportingOverflow(a)
+            guard !overflow else { throw PayrollError(.unsupported, "the \(what) overflow a 64-bit amount") }
+            total = t
+        }
+        return total
     }
 }

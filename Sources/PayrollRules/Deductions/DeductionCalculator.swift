@@ -1,4 +1,3 @@
-// OWNER: rules-deductions helper. Placeholder signatures agreed between helpers; replace the bodies.
 
 /// Everything the deduction side needs for one employee-period.
 public struct DeductionInput: Sendable {
@@ -42,9 +41,96 @@ public struct DeductionResult: Sendable {
     }
 }
 
+/// The deduction side of a payslip: 4대보험 employee shares (§2), income tax and 지방소득세 (§5, §6),
+/// each line with its base and 계산방법.
 public enum DeductionCalculator {
+    /// Largest taxable pay or declared base accepted, 원 (1조: a limit on input that keeps every
+    /// product with a statutory rate inside `Int64`).
+    public static let amountWonMax: Int64 = 1_000_000_000_000
+
+    /// Computes the deduction lines of one employee-period, in `DeductionCode` order. A scheme the
+    /// flags do not cover has no line; tax lines are absent only for `tax: none`. Field names in
+    /// errors are the calc-api request paths.
     public static func compute(_ input: DeductionInput) throws(PayrollError) -> DeductionResult {
-        throw PayrollError(.unsupported, "deductions not implemented yet")
+        try validate(input)
+        var lines = [DeductionLine]()
+        lines.reserveCapacity(6)
+        let month = input.premiumMonth
+        if input.insurance.nationalPension {
+            lines.append(try SocialInsurance.nationalPension(
+                declaredBaseWon: input.insuranceBase.nationalPensionWon, taxableWon: input.taxableWon, premiumMonth: month))
+        }
+        if input.insurance.health {
+            let health = try SocialInsurance.health(
+                declaredBaseWon: input.insuranceBase.healthWon, taxableWon: input.taxableWon, premiumMonth: month)
+            lines.append(health)
+            lines.append(try SocialInsurance.longTermCare(healthPremiumWon: health.amount, premiumMonth: month))
+        }
+        if input.insurance.employment {
+            lines.append(try SocialInsurance.employment(
+                declaredBaseWon: input.insuranceBase.employmentWon, taxableWon: input.taxableWon, premiumMonth: month))
+        }
+        switch input.tax {
+        case .none:
+            break
+        case .simplified:
+            let detail = try IncomeTax.simplifiedDetail(monthlyPayWon: input.taxableWon, family: input.family,
+                                                        children8to20: input.children8to20,
+                                                        ratio: input.withholdingRatio, payDate: input.payDate)
+            appendTaxLines(&lines, baseWon: input.taxableWon, detail.result.incomeTax, detail.result.localIncomeTax,
+                           method: detail.method(monthlyPayWon: input.taxableWon))
+        case .business33:
+            let detail = try IncomeTax.business33Detail(payWon: input.taxableWon, payDate: input.payDate)
+            appendTaxLines(&lines, baseWon: input.taxableWon, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
+                           method: Money.grouped(input.taxableWon) + "원 × " + RateText.percent(detail.rate)
+                               + " (사업소득 원천징수, 10원 미만 절사)")
+        case .daily:
+            let detail = try IncomeTax.dailyDetail(payByDate: input.payByDate, payDate: input.payDate)
+            var method = "일용근로소득 " + String(detail.taxedDays) + "일/" + String(detail.days) + "일 과세: Σ(일급 − "
+                + Money.grouped(detail.rule.dailyDeductionWon) + "원) × " + RateText.percent(detail.rule.rate)
+                + " = " + Money.grouped(detail.beforeSmallAmountWon) + "원 (10원 미만 절사)"
+            if detail.withheld.incomeTaxWon != detail.beforeSmallAmountWon { method += " → 1,000원 미만 소액부징수 0원" }
+            appendTaxLines(&lines, baseWon: input.taxableWon, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
+                           method: method)
+        }
+        return DeductionResult(lines: lines, warnings: [])
+    }
+
+    static func appendTaxLines(_ lines: inout [DeductionLine], baseWon: Int64, _ incomeTaxWon: Int64,
+                               _ localIncomeTaxWon: Int64, method: String) {
+        lines.append(DeductionLine(code: .incomeTax, base: baseWon, amount: incomeTaxWon, method: method))
+        lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon,
+                                   method: Money.grouped(incomeTaxWon) + "원 × 10% (지방소득세 특별징수, 10원 미만 절사)"))
+    }
+
+    /// Input checks with calc-api field paths (cheap: a few comparisons).
+    static func validate(_ input: DeductionInput) throws(PayrollError) {
+        guard InsuranceParameters.coveredPremiumMonths.contains(input.premiumMonth) else {
+            throw PayrollError(.unsupported, "premium month " + String(input.premiumMonth.description.prefix(7))
+                               + " is outside the rule tables (2025-01 … 2026-12)", field: "periodEnd")
+        }
+        guard input.payDate >= WithholdingParameters.firstCoveredPaymentDate else {
+            throw PayrollError(.unsupported, "payment date " + input.payDate.description + " is before "
+                               + WithholdingParameters.firstCoveredPaymentDate.description, field: "payDate")
+        }
+        guard input.taxableWon >= 0 && input.taxableWon <= amountWonMax else {
+            throw PayrollError(.invalidValue, "taxable pay " + String(input.taxableWon) + "원 is outside 0 … "
+                               + Money.grouped(amountWonMax) + "원", field: "taxable")
+        }
+        try checkBase(input.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension")
+        try checkBase(input.insuranceBase.healthWon, "contract.insuranceBase.health")
+        try checkBase(input.insuranceBase.employmentWon, "contract.insuranceBase.employment")
+        try IncomeTax.validateEmployee(family: input.family, children8to20: input.children8to20,
+                                       ratio: input.withholdingRatio, familyField: "employee.family",
+                                       childrenField: "employee.children8to20", ratioField: "employee.withholdingRatio")
+    }
+
+    static func checkBase(_ won: Int64?, _ field: String) throws(PayrollError) {
+        guard let won else { return }
+        guard won >= 0 && won <= amountWonMax else {
+            throw PayrollError(.invalidValue, "declared base " + String(won) + "원 is outside 0 … "
+                               + Money.grouped(amountWonMax) + "원", field: field)
+        }
     }
 }
 
@@ -65,9 +151,14 @@ public struct WithholdingResult: Sendable, Hashable {
 }
 
 public enum IncomeTax {
-    /// 근로소득 간이세액표 withholding for one monthly payment.
+    /// 근로소득 간이세액표 withholding for one monthly payment (§5.5): the table amount for
+    /// 월급여액 `monthlyPayWon` (비과세 excluded) and `family` (≥ 1, counting the employee), less the
+    /// note-3 child deduction for the payment date (not below 0), × `ratio` % (80/100/120) floored
+    /// to 10원, 0 under 1,000원 (소액부징수); 지방소득세 10% floored to 10원. Errors name the
+    /// `payrun tax` request fields.
     public static func simplified(monthlyPayWon: Int64, family: Int, children8to20: Int, ratio: Int,
                                   payDate: LocalDate) throws(PayrollError) -> WithholdingResult {
-        throw PayrollError(.unsupported, "income tax not implemented yet")
+        try simplifiedDetail(monthlyPayWon: monthlyPayWon, family: family, children8to20: children8to20,
+                             ratio: ratio, payDate: payDate).result
     }
 }

@@ -1,5 +1,3 @@
-// OWNER: rules-time helper. Placeholder signature agreed between helpers; replace the body.
-
 /// What the time side of the rules produces for one employee-period: bucketed minutes, the
 /// earnings lines paid for time (base pay, premiums, 주휴, paid holidays) and warnings.
 public struct EarningsResult: Sendable {
@@ -25,10 +23,226 @@ public struct DatedAmount: Sendable, Hashable {
     public init(date: LocalDate, amount: Rational) { self.date = date; self.amount = amount }
 }
 
+/// The time side of the Korean payroll rules (rules spec §1, calc-api pinned rules 1–10).
+///
+/// Lines, in this order (a line whose minutes are 0 is left out, except `base_pay`):
+/// - hourly/daily: `base_pay` — every worked minute × rate × 1 (always present, possibly 0);
+/// - monthly: `base_pay` — the salary × proration (always present; `rate` nil, `multiplier` the
+///   proration fraction, `minutes` the regular minutes it covers), then a second `base_pay` at ×1
+///   for overtime, part-time-excess and holiday minutes;
+/// - `overtime` ×0.5, `part_time_excess` ×0.5, `night` ×0.5, `holiday_work` ×0.5 (first 8 h of
+///   the date) and `holiday_work` ×1 (beyond 8 h), each only when its switch pays it;
+/// - `weekly_allowance` ×1, `paid_holiday` ×1 (hourly/daily only).
+/// Each amount = ⌈minutes × rate × multiplier / 60⌉ (pinned rule 10); `rate` is the exact hourly
+/// 통상임금. `method` follows `PayMethodText`.
 public enum EarningsCalculator {
-    /// Classifies the shifts and prices every time-based line. Input is already validated
-    /// (shifts sorted, non-overlapping, end > start, breaks inside shifts).
+    /// A period longer than this is refused (the API limits it further).
+    public static let periodDaysMax = 400
+    /// Wages above this (원 per hour, day or month) are refused, keeping every exact product in range.
+    public static let wageWonMax: Int64 = 10_000_000_000
+
+    /// Classifies the shifts and prices every time-based line. Input is expected validated by the
+    /// API layer (shifts sorted, non-overlapping, end > start, breaks inside shifts); anything odd
+    /// still yields a `PayrollError` naming the field, never a trap.
     public static func compute(_ input: PayrollInput) throws(PayrollError) -> EarningsResult {
-        throw PayrollError(.unsupported, "earnings not implemented yet")
+        let contract = input.contract
+        try validate(input)
+        let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
+        guard rules.weeklyAllowanceDivisor == 5 else {
+            throw PayrollError(.unsupported, "주휴 divisor other than 5 is not supported", field: "periodStart")
+        }
+        let rate = try OrdinaryHourlyWage.rate(contract, rules: rules)
+        let calendar = input.workplace.holidays ?? HolidayCalendar.korea
+        let fiveOrMore = input.workplace.fiveOrMore
+        let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
+        let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
+
+        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort)
+        let work = try WorkClassifier.classify(input.shifts, config)
+        var buckets = work.buckets
+
+        let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar, shiftStartDays: work.shiftStartDays,
+                                             periodStartDay: periodStartDay, periodEndDay: periodEndDay)
+        let weeklyFifths = weekly.fifthsPerWeek * Int64(weekly.paidDays.count)
+        buckets.weeklyAllowance = (2 * weeklyFifths + 5) / 10
+        let paidHolidays = PaidHolidays.compute(input, rules: rules, calendar: calendar,
+                                                periodStartDay: periodStartDay, periodEndDay: periodEndDay)
+        buckets.paidHoliday = paidHolidays.reduce(0) { $0 + $1.minutes }
+
+        let pays = Premiums(contract: contract, fiveOrMore: fiveOrMore, rules: rules)
+
+        // Lines.
+        var lines: [EarningLine] = []
+        lines.reserveCapacity(8)
+        let rateText = PayMethodText.rate(rate)
+        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64) throws(PayrollError) {
+            guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
+                                                 120 * Int128(rate.denominator)) else {
+                throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
+            }
+            lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
+                                     amount: amount, method: PayMethodText.line(minutes: minutes, rateText: rateText, multiplierHalves: halves)))
+        }
+        var salaryExact = Rational.zero
+        if contract.wageType == .monthly {
+            let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
+                                                                employee: input.employee)
+            guard let exact = ExactMath.rational(Int128(contract.wageWon) * Int128(proration.fraction.numerator),
+                                                 Int128(proration.fraction.denominator)) else {
+                throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
+            }
+            salaryExact = exact
+            var prorationText = ""
+            for (i, term) in proration.terms.enumerated() {
+                if i > 0 { prorationText += " + " }
+                prorationText += String(term.days) + "/" + String(term.ofDays)
+            }
+            if proration.terms.count > 1 { prorationText = "(" + prorationText + ")" }
+            lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
+                                     amount: exact.ceil,
+                                     method: "월급 " + Money.grouped(contract.wageWon) + "원 × " + prorationText))
+            let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
+            if extra > 0 { try add(.basePay, extra, halves: 2) }
+        } else {
+            try add(.basePay, buckets.worked, halves: 2)
+        }
+        if pays.overtime && buckets.overtime > 0 { try add(.overtime, buckets.overtime, halves: rules.overtimePremiumHalves) }
+        if pays.overtime && buckets.partTimeExcess > 0 {
+            try add(.partTimeExcess, buckets.partTimeExcess, halves: rules.overtimePremiumHalves)
+        }
+        if pays.night && buckets.night > 0 { try add(.night, buckets.night, halves: rules.nightPremiumHalves) }
+        if pays.holiday && buckets.holiday > 0 { try add(.holidayWork, buckets.holiday, halves: rules.holidayPremiumHalves) }
+        if pays.holiday && buckets.holidayOver8 > 0 {
+            try add(.holidayWork, buckets.holidayOver8, halves: rules.holidayOver8PremiumHalves)
+        }
+        if weeklyFifths > 0 {
+            guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
+                throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
+            }
+            lines.append(EarningLine(
+                code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1", amount: amount,
+                method: PayMethodText.hours(fifthsOfMinute: weekly.fifthsPerWeek) + " × " + String(weekly.paidDays.count) + "주 × " + rateText))
+        }
+        if buckets.paidHoliday > 0 {
+            let before = lines.count
+            try add(.paidHoliday, buckets.paidHoliday, halves: 2)
+            var dates = ""
+            for (i, h) in paidHolidays.enumerated() {
+                let c = DayMath.date(h.day).components
+                dates += (i == 0 ? " (" : ", ") + LocalDate.pad(c.month, 2) + "-" + LocalDate.pad(c.day, 2)
+            }
+            lines[before].method += dates + ")"
+        }
+
+        // Warnings: §54 and minimum wage by date, then omitted statutory allowances.
+        var warnings = work.warnings
+        if mayFallShort {
+            if work.byCalendarDay.isEmpty && contract.wageType == .monthly {
+                if let w = try MinimumWageCheck.warningWithoutWork(rate: rate, date: input.periodEnd) { warnings.append(w) }
+            } else {
+                warnings += try MinimumWageCheck.warnings(rate: rate, workDays: work.byCalendarDay)
+            }
+            warnings.sort { ($0.date?.daysSinceEpoch ?? .max) < ($1.date?.daysSinceEpoch ?? .max) }
+        }
+        pays.omissionWarnings(buckets: buckets, weeklyOmitted: weekly.omittedStatutoryWeeks, into: &warnings)
+
+        // Pay by date, in units of rate / 600 (a worked minute at ×1 is 10 units, a fifth of a 주휴 minute 2).
+        var units: [(day: Int64, units: Int64)] = []
+        units.reserveCapacity(work.byStartDay.count + weekly.paidDays.count + paidHolidays.count + 1)
+        let baseUnitsPerRegular: Int64 = contract.wageType == .monthly ? 0 : 10
+        for d in work.byStartDay {
+            var u = d.regular * baseUnitsPerRegular + (d.overtime + d.partTimeExcess + d.holiday + d.holidayOver8) * 10
+            if pays.overtime { u += (d.overtime + d.partTimeExcess) * 5 * rules.overtimePremiumHalves }
+            if pays.night { u += d.night * 5 * rules.nightPremiumHalves }
+            if pays.holiday { u += d.holiday * 5 * rules.holidayPremiumHalves + d.holidayOver8 * 5 * rules.holidayOver8PremiumHalves }
+            units.append((d.day, u))
+        }
+        for day in weekly.paidDays { units.append((day, 2 * weekly.fifthsPerWeek)) }
+        for h in paidHolidays { units.append((h.day, 10 * h.minutes)) }
+        if contract.wageType == .monthly { units.append((periodEndDay, 0)) }
+        units.sort { $0.day < $1.day }
+        var payByDate: [DatedAmount] = []
+        payByDate.reserveCapacity(units.count)
+        var i = 0
+        while i < units.count {
+            let day = units[i].day
+            var u: Int64 = 0
+            while i < units.count && units[i].day == day { u += units[i].units; i += 1 }
+            guard var amount = ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
+                throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
+            }
+            if contract.wageType == .monthly && day == periodEndDay { amount = amount + salaryExact }
+            payByDate.append(DatedAmount(date: DayMath.date(day), amount: amount))
+        }
+
+        assert(buckets.worked == buckets.regular + buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8,
+               "buckets must add up to worked minutes")
+        return EarningsResult(minutes: buckets, earnings: lines, warnings: warnings, payByDate: payByDate)
+    }
+
+    static func validate(_ input: PayrollInput) throws(PayrollError) {
+        let contract = input.contract
+        guard contract.scheduleMinutes.count == 7 else {
+            throw PayrollError(.invalidValue, "schedule needs one entry per weekday", field: "contract.schedule")
+        }
+        for (i, m) in contract.scheduleMinutes.enumerated() where m < 0 || m > 1440 {
+            throw PayrollError(.invalidValue, "scheduled minutes must be within 0…1440",
+                               field: "contract.schedule." + (Weekday(rawValue: i)?.key ?? String(i)))
+        }
+        guard contract.wageWon > 0, contract.wageWon <= wageWonMax else {
+            throw PayrollError(.invalidValue, "wage must be within 1…\(wageWonMax)원", field: "contract.wage")
+        }
+        if let b = contract.defaultBreakMinutes, b < 0 {
+            throw PayrollError(.invalidValue, "break minutes must not be negative", field: "contract.defaultBreakMinutes")
+        }
+        let start = Int64(input.periodStart.daysSinceEpoch), end = Int64(input.periodEnd.daysSinceEpoch)
+        guard DayMath.dayRange.contains(start), DayMath.dayRange.contains(end) else {
+            throw PayrollError(.invalidValue, "period out of range", field: "periodStart")
+        }
+        guard end >= start else { throw PayrollError(.invalidValue, "periodEnd is before periodStart", field: "periodEnd") }
+        guard end - start < Int64(periodDaysMax) else {
+            throw PayrollError(.unsupported, "a period may span at most \(periodDaysMax) days", field: "periodEnd")
+        }
+    }
+}
+
+/// Which premiums the switches pay (calc-api "Allowance switches"): `statutory` exactly when the
+/// law requires them (§56 and 기간제법 §6③ at 5인 이상), `always` always, `never` never.
+struct Premiums {
+    let overtime: Bool
+    let night: Bool
+    let holiday: Bool
+    let contract: Contract
+    let fiveOrMore: Bool
+
+    init(contract: Contract, fiveOrMore: Bool, rules: WorkingTimeRules) {
+        func pays(_ s: AllowanceSwitch) -> Bool { s == .always || (s == .statutory && fiveOrMore) }
+        overtime = pays(contract.overtimeAllowance)
+        night = pays(contract.nightAllowance)
+        holiday = pays(contract.holidayAllowance)
+        self.contract = contract
+        self.fiveOrMore = fiveOrMore
+    }
+
+    /// `statutory_allowance_omitted` for each `never` switch that leaves out pay the law requires.
+    func omissionWarnings(buckets: MinuteBuckets, weeklyOmitted: Int, into warnings: inout [PayrollWarning]) {
+        func warn(_ what: String) {
+            warnings.append(PayrollWarning(code: .statutoryAllowanceOmitted, message: what))
+        }
+        if fiveOrMore && contract.overtimeAllowance == .never && buckets.overtime + buckets.partTimeExcess > 0 {
+            warn("overtimeAllowance never: the +50 % premium for \(PayMethodText.hours(buckets.overtime + buckets.partTimeExcess)) "
+                 + "of 연장/단시간 초과근로 is required (근로기준법 §56①, 기간제법 §6③) and was not paid")
+        }
+        if fiveOrMore && contract.nightAllowance == .never && buckets.night > 0 {
+            warn("nightAllowance never: the +50 % premium for \(PayMethodText.hours(buckets.night)) of 야간근로 is required "
+                 + "(근로기준법 §56③) and was not paid")
+        }
+        if fiveOrMore && contract.holidayAllowance == .never && buckets.holiday + buckets.holidayOver8 > 0 {
+            warn("holidayAllowance never: the premium for \(PayMethodText.hours(buckets.holiday + buckets.holidayOver8)) of 휴일근로 "
+                 + "is required (근로기준법 §56②) and was not paid")
+        }
+        if weeklyOmitted > 0 {
+            warn("weeklyAllowance never: 주휴수당 for \(weeklyOmitted) eligible week(s) is required (근로기준법 §55①) and was not paid")
+        }
     }
 }

@@ -1,1 +1,0 @@
-// PayrollEngine — see ../shared/design/ARCHITECTURE.md for this module's role.

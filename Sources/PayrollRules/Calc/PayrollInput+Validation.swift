@@ -1,0 +1,211 @@
+/// The semantic checks every `PayrollInput` passes before it is computed, shared by `payrun calc`
+/// (after JSON decoding) and the batch path. Errors name the field as the calc request would
+/// (`shifts[3].end`, `employee.children8to20`), with shift indices in the order given.
+extension PayrollInput {
+    /// Returns the input with its shifts sorted by start and every shift's break normalised
+    /// (`contract.defaultBreakMinutes` copied into shifts that give no break), or throws the first
+    /// problem found.
+    public func validated() throws(PayrollError) -> PayrollInput {
+        try validatePeriod()
+        try validateEmployee()
+        try validateContract()
+        var copy = self
+        copy.shifts = try validatedShifts()
+        copy.absences = try validatedAbsences()
+        return copy
+    }
+
+    private func validatePeriod() throws(PayrollError) {
+        guard periodEnd >= periodStart else {
+            throw PayrollError(.invalidValue, "periodEnd \(periodEnd) is before periodStart \(periodStart)", field: "periodEnd")
+        }
+        let days = periodStart.days(to: periodEnd) + 1
+        guard days <= CalcLimits.periodDaysMax else {
+            throw PayrollError(.invalidValue, "the period has \(days) days; at most \(CalcLimits.periodDaysMax) are allowed",
+                               field: "periodEnd")
+        }
+        let premiumMonth = periodEnd.firstOfMonth
+        guard premiumMonth >= RuleCoverage.premiumMonthFirst, premiumMonth <= RuleCoverage.premiumMonthLast else {
+            throw PayrollError(.unsupported, "premium month \(premiumMonth.description.prefix(7)) is outside the months the rule tables cover (\(RuleCoverage.premiumMonthsText))",
+                               field: "periodEnd")
+        }
+        guard payDate >= RuleCoverage.payDateFirst else {
+            throw PayrollError(.unsupported, "payment date \(payDate) is before \(RuleCoverage.payDateFirst), the first date the withholding tables cover",
+                               field: "payDate")
+        }
+    }
+
+    private func validateEmployee() throws(PayrollError) {
+        guard !employee.id.isEmpty else { throw PayrollError(.invalidValue, "employee id is empty", field: "employee.id") }
+        guard employee.id.utf8.count <= CalcLimits.employeeIdBytesMax else {
+            throw PayrollError(.invalidValue, "employee id is longer than \(CalcLimits.employeeIdBytesMax) bytes", field: "employee.id")
+        }
+        if let hired = employee.hiredOn, let left = employee.leftOn, left < hired {
+            throw PayrollError(.invalidValue, "leftOn \(left) is before hiredOn \(hired)", field: "employee.leftOn")
+        }
+        guard (1...CalcLimits.familyMax).contains(employee.family) else {
+            throw PayrollError(.invalidValue, "family must be 1…\(CalcLimits.familyMax) (it counts the employee), got \(employee.family)",
+                               field: "employee.family")
+        }
+        guard employee.children8to20 >= 0 else {
+            throw PayrollError(.invalidValue, "children8to20 must not be negative, got \(employee.children8to20)",
+                               field: "employee.children8to20")
+        }
+        // family counts the employee and the children, so at most family − 1 of them are children.
+        guard employee.children8to20 <= employee.family - 1 else {
+            throw PayrollError(.invalidValue, "children8to20 (\(employee.children8to20)) must be at most family − 1 (\(employee.family - 1)): family counts the employee and the children",
+                               field: "employee.children8to20")
+        }
+        guard [80, 100, 120].contains(employee.withholdingRatio) else {
+            throw PayrollError(.invalidValue, "withholdingRatio must be 80, 100 or 120, got \(employee.withholdingRatio)",
+                               field: "employee.withholdingRatio")
+        }
+    }
+
+    private func validateContract() throws(PayrollError) {
+        guard contract.wageWon > 0, contract.wageWon <= CalcLimits.amountWonMax else {
+            throw PayrollError(.invalidValue, "wage must be 1…\(CalcLimits.amountWonMax)원, got \(contract.wageWon)", field: "contract.wage")
+        }
+        for day in Weekday.allCases where !(0...1440).contains(contract.scheduleMinutes[day.rawValue]) {
+            throw PayrollError(.invalidValue, "scheduled minutes must be 0…1440, got \(contract.scheduleMinutes[day.rawValue])",
+                               field: "contract.schedule.\(day.key)")
+        }
+        if contract.wageType != .hourly, contract.weeklyScheduledMinutes == 0 {
+            throw PayrollError(.invalidValue, "a \(contract.wageType.rawValue) wage needs a schedule with scheduled minutes (the hourly rate is derived from it)",
+                               field: "contract.schedule")
+        }
+        if let b = contract.defaultBreakMinutes, !(0...1440).contains(b) {
+            throw PayrollError(.invalidValue, "defaultBreakMinutes must be 0…1440, got \(b)", field: "contract.defaultBreakMinutes")
+        }
+        if contract.tax == .daily, contract.wageType == .monthly {
+            throw PayrollError(.invalidValue, "daily (일용) withholding cannot apply to a monthly wage", field: "contract.tax")
+        }
+        let amounts: [(Int64?, String)] = [
+            (contract.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension"),
+            (contract.insuranceBase.healthWon, "contract.insuranceBase.health"),
+            (contract.insuranceBase.employmentWon, "contract.insuranceBase.employment"),
+            (contract.nonTaxable.mealsWon, "contract.nonTaxable.meals"),
+            (contract.nonTaxable.carAllowanceWon, "contract.nonTaxable.carAllowance"),
+            (contract.nonTaxable.childcareWon, "contract.nonTaxable.childcare"),
+        ]
+        for case (let amount?, let field) in amounts where !(0...CalcLimits.amountWonMax).contains(amount) {
+            throw PayrollError(.invalidValue, "amount must be 0…\(CalcLimits.amountWonMax)원, got \(amount)", field: field)
+        }
+    }
+
+    /// The dates shifts may start on and absences may fall on: the period and the weeks around it.
+    private var allowedDates: ClosedRange<LocalDate> {
+        periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)...periodEnd.adding(days: CalcLimits.daysAroundPeriodMax)
+    }
+
+    private func validatedShifts() throws(PayrollError) -> [Shift] {
+        guard shifts.count <= CalcLimits.shiftsMax else {
+            throw PayrollError(.invalidValue, "too many shifts: \(shifts.count) (at most \(CalcLimits.shiftsMax) per request)", field: "shifts")
+        }
+        let window = allowedDates
+        var normalised = shifts
+        for i in normalised.indices {
+            normalised[i] = try Self.validated(shift: normalised[i], at: "shifts[\(i)]", window: window,
+                                               defaultBreakMinutes: contract.defaultBreakMinutes)
+        }
+        // Sort by start (stable, so equal starts keep their order) and reject any overlap.
+        let order = normalised.indices.sorted { (normalised[$0].start, $0) < (normalised[$1].start, $1) }
+        var sorted: [Shift] = []
+        sorted.reserveCapacity(order.count)
+        var previous: Int? = nil
+        for i in order {
+            if let p = previous, normalised[i].start < normalised[p].end {
+                throw PayrollError(.invalidValue, "shift \(normalised[i].start)–\(normalised[i].end) overlaps shifts[\(p)] (\(normalised[p].start)–\(normalised[p].end))",
+                                   field: "shifts[\(i)].start")
+            }
+            sorted.append(normalised[i])
+            previous = i
+        }
+        return sorted
+    }
+
+    private static func validated(shift: Shift, at path: String, window: ClosedRange<LocalDate>,
+                                  defaultBreakMinutes: Int32?) throws(PayrollError) -> Shift {
+        var shift = shift
+        guard shift.end > shift.start else {
+            throw PayrollError(.invalidValue, "shift ends at \(shift.end), not after its start \(shift.start)", field: path + ".end")
+        }
+        let lengthMinutes = shift.end.value - shift.start.value
+        guard lengthMinutes <= CalcLimits.shiftMinutesMax else {
+            throw PayrollError(.invalidValue, "shift is \(lengthMinutes) minutes long; at most \(CalcLimits.shiftMinutesMax) (24 h) are allowed",
+                               field: path + ".end")
+        }
+        guard window.contains(shift.start.date) else {
+            throw PayrollError(.invalidValue, "shift starts on \(shift.start.date), more than \(CalcLimits.daysAroundPeriodMax) days outside the period (\(window.lowerBound.adding(days: CalcLimits.daysAroundPeriodMax)) … \(window.upperBound.adding(days: -CalcLimits.daysAroundPeriodMax)))",
+                               field: path + ".start")
+        }
+        if let b = shift.breakMinutes, b < 0 {
+            throw PayrollError(.invalidValue, "breakMinutes must not be negative, got \(b)", field: path + ".breakMinutes")
+        }
+        if !shift.breaks.isEmpty {
+            guard shift.breaks.count <= CalcLimits.breaksPerShiftMax else {
+                throw PayrollError(.invalidValue, "too many breaks: \(shift.breaks.count) (at most \(CalcLimits.breaksPerShiftMax) per shift)",
+                                   field: path + ".breaks")
+            }
+            for (k, b) in shift.breaks.enumerated() {
+                guard b.end > b.start else {
+                    throw PayrollError(.invalidValue, "break ends at \(b.end), not after its start \(b.start)", field: path + ".breaks[\(k)].end")
+                }
+                guard b.start >= shift.start, b.end <= shift.end else {
+                    throw PayrollError(.invalidValue, "break \(b.start)–\(b.end) lies outside its shift \(shift.start)–\(shift.end)",
+                                       field: path + ".breaks[\(k)]")
+                }
+            }
+            let order = shift.breaks.indices.sorted { (shift.breaks[$0].start, $0) < (shift.breaks[$1].start, $1) }
+            var totalMinutes: Int64 = 0
+            var previous: Int? = nil
+            for k in order {
+                let b = shift.breaks[k]
+                if let p = previous, b.start < shift.breaks[p].end {
+                    throw PayrollError(.invalidValue, "break \(b.start)–\(b.end) overlaps breaks[\(p)]", field: path + ".breaks[\(k)]")
+                }
+                totalMinutes += b.end.value - b.start.value
+                previous = k
+            }
+            guard totalMinutes < lengthMinutes else {
+                throw PayrollError(.invalidValue, "breaks cover the whole \(lengthMinutes)-minute shift", field: path + ".breaks")
+            }
+            if let b = shift.breakMinutes, Int64(b) != totalMinutes {
+                throw PayrollError(.invalidValue, "breakMinutes \(b) disagrees with the \(totalMinutes) minutes of the explicit breaks (give one or make them agree)",
+                                   field: path + ".breakMinutes")
+            }
+            shift.breaks = order.map { shift.breaks[$0] }
+            shift.breakMinutes = Int32(totalMinutes)
+        } else if let b = shift.breakMinutes {
+            guard Int64(b) < lengthMinutes else {
+                throw PayrollError(.invalidValue, "a break of \(b) minutes is longer than (or as long as) its \(lengthMinutes)-minute shift",
+                                   field: path + ".breakMinutes")
+            }
+        } else if let d = defaultBreakMinutes, d > 0 {
+            guard Int64(d) < lengthMinutes else {
+                throw PayrollError(.invalidValue, "contract.defaultBreakMinutes (\(d)) is longer than (or as long as) this \(lengthMinutes)-minute shift; give its breakMinutes",
+                                   field: path)
+            }
+            shift.breakMinutes = d
+        }
+        return shift
+    }
+
+    private func validatedAbsences() throws(PayrollError) -> [Absence] {
+        guard absences.count <= CalcLimits.absencesMax else {
+            throw PayrollError(.invalidValue, "too many absences: \(absences.count) (at most \(CalcLimits.absencesMax) per request)", field: "absences")
+        }
+        let window = allowedDates
+        var seen = Set<LocalDate>()
+        for (i, a) in absences.enumerated() {
+            guard window.contains(a.date) else {
+                throw PayrollError(.invalidValue, "absence on \(a.date) is more than \(CalcLimits.daysAroundPeriodMax) days outside the period",
+                                   field: "absences[\(i)].date")
+            }
+            guard seen.insert(a.date).inserted else {
+                throw PayrollError(.invalidValue, "a second absence on \(a.date)", field: "absences[\(i)].date")
+            }
+        }
+        return absences.sorted { $0.date < $1.date }
+    }
+}

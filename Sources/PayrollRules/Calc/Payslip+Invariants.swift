@@ -1,0 +1,46 @@
+/// The invariants every payslip satisfies (STYLE.md: "a payslip's lines add up to its gross").
+/// Checked by `PayrollCalculator` before a payslip leaves the rules; a violation fails that
+/// employee's result with a clear `PayrollError` instead of crashing the run.
+extension Payslip {
+    public func checkInvariants() throws(PayrollError) {
+        func violated(_ what: String) -> PayrollError {
+            PayrollError(.unsupported, "payslip invariant violated for employee \(employeeId): \(what)")
+        }
+        let m = minutes
+        for (name, v) in [("worked", m.worked), ("regular", m.regular), ("overtime", m.overtime),
+                          ("partTimeExcess", m.partTimeExcess), ("night", m.night), ("holiday", m.holiday),
+                          ("holidayOver8", m.holidayOver8), ("weeklyAllowance", m.weeklyAllowance),
+                          ("paidHoliday", m.paidHoliday)] where v < 0 {
+            throw violated("\(name) minutes are negative (\(v))")
+        }
+        let bucketSum = m.regular + m.overtime + m.partTimeExcess + m.holiday + m.holidayOver8
+        guard bucketSum == m.worked else {
+            throw violated("minute buckets add up to \(bucketSum), not to the \(m.worked) worked minutes")
+        }
+        guard m.night <= m.worked else { throw violated("night minutes (\(m.night)) exceed worked minutes (\(m.worked))") }
+
+        var earningsWon: Int64 = 0
+        for line in earnings {
+            guard line.amount >= 0 else { throw violated("earnings line \(line.code.rawValue) is negative (\(line.amount))") }
+            if let minutes = line.minutes, minutes < 0 {
+                throw violated("earnings line \(line.code.rawValue) has negative minutes (\(minutes))")
+            }
+            earningsWon &+= line.amount
+        }
+        guard earningsWon == gross else { throw violated("earnings lines add up to \(earningsWon), not to gross \(gross)") }
+        guard nonTaxable >= 0, nonTaxable <= gross else { throw violated("non-taxable \(nonTaxable) is outside 0…gross \(gross)") }
+        guard taxable == gross - nonTaxable else { throw violated("taxable \(taxable) ≠ gross \(gross) − non-taxable \(nonTaxable)") }
+
+        var deductionsWon: Int64 = 0
+        for line in deductions {
+            guard line.amount >= 0 else { throw violated("deduction \(line.code.rawValue) is negative (\(line.amount))") }
+            if let base = line.base, base < 0 { throw violated("deduction \(line.code.rawValue) has a negative base (\(base))") }
+            deductionsWon &+= line.amount
+        }
+        guard deductionsWon == totalDeductions else {
+            throw violated("deduction lines add up to \(deductionsWon), not to totalDeductions \(totalDeductions)")
+        }
+        guard net == gross - totalDeductions else { throw violated("net \(net) ≠ gross \(gross) − totalDeductions \(totalDeductions)") }
+        guard net >= 0 else { throw violated("net pay is negative (\(net))") }
+    }
+}

@@ -1,0 +1,51 @@
+/// Integer day arithmetic on `daysSinceEpoch` numbers, used on the hot path instead of building
+/// `LocalDate` components.
+enum DayMath {
+    static let minutesPerDay: Int64 = 1440
+
+    /// ⌊a / b⌋ for b > 0.
+    @inline(__always) static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && a < 0) ? q - 1 : q
+    }
+
+    /// Day number of a Korea wall-clock minute.
+    @inline(__always) static func day(ofMinute m: Int64) -> Int64 { floorDiv(m, minutesPerDay) }
+
+    /// ISO weekday index (Monday = 0) of a day number; 1970-01-01 was a Thursday.
+    @inline(__always) static func weekdayIndex(_ day: Int64) -> Int {
+        Int(((day % 7) + 7 + 3) % 7)
+    }
+
+    /// First day of the 7-day week (starting on `weekStart`) that holds `day`.
+    @inline(__always) static func weekStartDay(of day: Int64, weekStart: Int) -> Int64 {
+        day - Int64((weekdayIndex(day) - weekStart + 7) % 7)
+    }
+
+    /// Inclusive range of day numbers a payroll date may take (years ~ −770 … 4700): keeps every
+    /// `Int32` conversion and product far from overflow.
+    static let dayRange: ClosedRange<Int64> = -1_000_000...1_000_000
+
+    @inline(__always) static func date(_ day: Int64) -> LocalDate { LocalDate(daysSinceEpoch: Int32(day)) }
+}
+
+/// Exact helpers shared by the pricing code.
+enum ExactMath {
+    /// ⌈n / d⌉ for n ≥ 0, d > 0, or nil when it does not fit in `Int64`.
+    static func ceilDiv(_ n: Int128, _ d: Int128) -> Int64? {
+        let q = (n + d - 1) / d
+        return q <= Int128(Int64.max) ? Int64(q) : nil
+    }
+
+    /// n / d in lowest terms, or nil when it does not fit in `Rational`'s `Int64`s.
+    static func rational(_ n: Int128, _ d: Int128) -> Rational? {
+        guard d != 0 else { return nil }
+        var a = n < 0 ? -n : n, b = d < 0 ? -d : d
+        while b != 0 { (a, b) = (b, a % b) }
+        let g = a == 0 ? 1 : a
+        var rn = n / g, rd = d / g
+        if rd < 0 { rn = -rn; rd = -rd }
+        guard rn >= Int128(Int64.min) + 1, rn <= Int128(Int64.max), rd <= Int128(Int64.max) else { return nil }
+        return Rational(Int64(rn), Int64(rd))
+    }
+}

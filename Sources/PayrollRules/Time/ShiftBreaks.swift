@@ -1,0 +1,49 @@
+/// Where a shift's breaks fall (calc-api pinned rule 5) and whether they meet §54.
+///
+/// A shift's work is `[start, end)` minus its break windows. Explicit `breaks` win; otherwise
+/// `breakMinutes` (else the contract's `defaultBreakMinutes`) become one window centred on the
+/// shift's midpoint: start = midpoint − ⌊b/2⌋, the midpoint of an odd-length shift floored.
+enum ShiftBreaks {
+    /// The single break window placed around the midpoint, `[start, end)` in Korea minutes.
+    @inline(__always)
+    static func centredWindow(shiftStart: Int64, shiftEnd: Int64, breakMinutes: Int64) -> (start: Int64, end: Int64) {
+        let midpoint = shiftStart + (shiftEnd - shiftStart) / 2
+        let start = midpoint - breakMinutes / 2
+        return (start, start + breakMinutes)
+    }
+
+    /// Validates the breaks of `shift` (index `i` for error paths) and returns the total break
+    /// minutes and the break minutes that count for §54 (those strictly inside the shift: a
+    /// break at the very start or end is not "근로시간 도중").
+    static func validate(_ shift: Shift, index i: Int, defaultBreakMinutes: Int32?)
+        throws(PayrollError) -> (totalMinutes: Int64, statutoryMinutes: Int64) {
+        let s = shift.start.value, e = shift.end.value
+        if !shift.breaks.isEmpty {
+            var cursor = s
+            var total: Int64 = 0, inside: Int64 = 0
+            for (j, b) in shift.breaks.enumerated() {
+                let bs = b.start.value, be = b.end.value
+                guard be > bs else {
+                    throw PayrollError(.invalidValue, "a break must end after it starts", field: "shifts[\(i)].breaks[\(j)].end")
+                }
+                guard bs >= cursor, be <= e else {
+                    throw PayrollError(.invalidValue, "breaks must lie inside the shift, in order, without overlapping",
+                                       field: "shifts[\(i)].breaks[\(j)].start")
+                }
+                total += be - bs
+                if bs > s && be < e { inside += be - bs }
+                cursor = be
+            }
+            return (total, inside)
+        }
+        let field = shift.breakMinutes != nil ? "shifts[\(i)].breakMinutes" : "contract.defaultBreakMinutes"
+        let b = Int64(shift.breakMinutes ?? defaultBreakMinutes ?? 0)
+        guard b >= 0 else { throw PayrollError(.invalidValue, "break minutes must not be negative", field: field) }
+        guard b <= e - s else {
+            throw PayrollError(.invalidValue, "break of \(b) minutes is longer than the \(e - s)-minute shift", field: field)
+        }
+        guard b > 0 else { return (0, 0) }
+        let w = centredWindow(shiftStart: s, shiftEnd: e, breakMinutes: b)
+        return (b, (w.start > s && w.end < e) ? b : 0)
+    }
+}

@@ -1,0 +1,103 @@
+/// 주휴수당 (근로기준법 §55①, 시행령 §30①, §18③; calc-api pinned rule 7).
+///
+/// For each week (7 days from `weekStart`) whose 주휴일 lies in the period:
+/// - `statutory`: paid when (1) the 4-week average of weekly 소정 is ≥ 15 h — averaged over the
+///   employed days of the 28 days ending with the week (§18③ "4주 미만으로 근로하는 경우에는 그
+///   기간"): Σ scheduled minutes of those days × 7 / their number; (2) the employee is employed on
+///   every day of the week; (3) every scheduled day other than the 주휴일 has a shift starting on
+///   it, is a date of the workplace calendar, or has a `leave`/`sick_unpaid` absence;
+/// - `always`: paid when the employee is employed on the 주휴일, with no other test;
+/// - `never`: not paid (the caller warns when a statutory week was omitted).
+/// Worth min(weekly 소정, 40 h) / 5 per week, paid in the period holding the 주휴일. Never paid
+/// to monthly contracts (the 209 h salary already contains it).
+enum WeeklyAllowance {
+    struct Result {
+        /// 주휴일 day numbers of the paid weeks, ascending.
+        var paidDays: [Int64] = []
+        /// Fifths of a minute paid per week: min(weekly 소정, cap) (the 주휴 minutes are that / 5).
+        var fifthsPerWeek: Int64 = 0
+        /// Weeks the law required but `never` left unpaid.
+        var omittedStatutoryWeeks = 0
+    }
+
+    static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
+                        shiftStartDays: [Int64], periodStartDay: Int64, periodEndDay: Int64) -> Result {
+        let contract = input.contract
+        var result = Result()
+        guard contract.wageType != .monthly else { return result }
+        let weekly = contract.weeklyScheduledMinutes
+        result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
+        guard result.fifthsPerWeek > 0 else { return result }
+        let holidayIndex = contract.weeklyHoliday.rawValue
+        let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
+        var holiday = periodStartDay + firstOffset
+        while holiday <= periodEndDay {
+            defer { holiday += 7 }
+            switch contract.weeklyAllowance {
+            case .always:
+                if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(holiday) }
+            case .statutory:
+                if isEligible(input, rules: rules, calendar: calendar, shiftStartDays: shiftStartDays, holidayDay: holiday) {
+                    result.paidDays.append(holiday)
+                }
+            case .never:
+                if isEligible(input, rules: rules, calendar: calendar, shiftStartDays: shiftStartDays, holidayDay: holiday) {
+                    result.omittedStatutoryWeeks += 1
+                }
+            }
+        }
+        return result
+    }
+
+    /// The statutory test for the week holding the 주휴일 `holidayDay`.
+    static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
+                           shiftStartDays: [Int64], holidayDay: Int64) -> Bool {
+        let contract = input.contract
+        let employee = input.employee
+        let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: contract.weekStart.rawValue)
+        let weekLast = weekFirst + 6
+        // Employed on every day of the week.
+        guard employee.isEmployed(on: DayMath.date(weekFirst)), employee.isEmployed(on: DayMath.date(weekLast)) else {
+            return false
+        }
+        // §18③: 4-week average of weekly 소정 over the employed part of the 28 days ending with the week.
+        let windowFirst = weekLast - 27
+        let employedThroughout = employee.hiredOn.map { Int64($0.daysSinceEpoch) <= windowFirst } ?? true
+        if employedThroughout {
+            guard contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return false }
+        } else {
+            var employedDays: Int64 = 0, scheduled: Int64 = 0
+            var d = windowFirst
+            while d <= weekLast {
+                if employee.isEmployed(on: DayMath.date(d)) {
+                    employedDays += 1
+                    scheduled += Int64(contract.scheduleMinutes[DayMath.weekdayIndex(d)])
+                }
+                d += 1
+            }
+            guard employedDays > 0, scheduled * 7 >= rules.weeklyAllowanceThresholdMinutes * employedDays else { return false }
+        }
+        // 개근: every scheduled day other than the 주휴일 is attended or excused.
+        var d = weekFirst
+        while d <= weekLast {
+            defer { d += 1 }
+            let weekday = DayMath.weekdayIndex(d)
+            guard weekday != contract.weeklyHoliday.rawValue, contract.scheduleMinutes[weekday] > 0 else { continue }
+            if contains(shiftStartDays, d) || calendar.isHoliday(Int32(d)) { continue }
+            let date = DayMath.date(d)
+            if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
+            return false
+        }
+        return true
+    }
+
+    /// Binary search in an ascending array.
+    static func contains(_ sorted: [Int64], _ value: Int64) -> Bool {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < sorted.count && sorted[lo] == value
+    }
+}

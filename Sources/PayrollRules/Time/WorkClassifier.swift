@@ -1,0 +1,261 @@
+/// Worked minutes of one shift-start day that fall inside the period, by bucket.
+struct DayMinutes: Sendable, Hashable {
+    var day: Int64
+    var regular: Int64 = 0
+    var overtime: Int64 = 0
+    var partTimeExcess: Int64 = 0
+    var holiday: Int64 = 0
+    var holidayOver8: Int64 = 0
+    var night: Int64 = 0
+
+    var worked: Int64 { regular + overtime + partTimeExcess + holiday + holidayOver8 }
+}
+
+/// What the classification of all shifts produces.
+struct ClassifiedWork: Sendable {
+    /// Minutes inside the period (weeklyAllowance and paidHoliday are filled in later).
+    var buckets = MinuteBuckets()
+    /// Per shift-start day, ascending (only days with minutes inside the period).
+    var byStartDay: [DayMinutes] = []
+    /// Worked minutes per calendar date inside the period, ascending; filled only when asked
+    /// (the minimum-wage check needs it only when the rate may be below the minimum).
+    var byCalendarDay: [(day: Int64, minutes: Int64)] = []
+    /// Shift-start days (any, also outside the period), ascending, for the 주휴 attendance test.
+    var shiftStartDays: [Int64] = []
+    /// §54 findings for shifts starting inside the period.
+    var warnings: [PayrollWarning] = []
+}
+
+/// The production classifier (calc-api pinned rules 1–6): SEGMENT arithmetic. Each work interval
+/// is cut at midnight, 06:00 and 22:00, so inside a piece the calendar date, the night flag, the
+/// holiday flag and "inside the period" are constant; each piece is then split only where a
+/// counter crosses a threshold (8 h of the shift-start day, 40 h of its week, the day's 소정 for
+/// part-time excess, 8 h of holiday work on the calendar date). No per-minute loop.
+///
+/// The rules, in the order they are applied to a minute:
+/// - a minute on a 휴일 (its own calendar date) is `holiday` up to 8 h of that date, then
+///   `holidayOver8`; it feeds neither the daily nor the weekly counter;
+/// - otherwise it counts to the daily counter of the shift-start day: beyond 8 h it is `overtime`;
+/// - otherwise it counts to the 40 h pool of the week holding the shift-start day: beyond 40 h it
+///   is `overtime`;
+/// - otherwise, where part-time excess applies, beyond that day's scheduled minutes it is
+///   `partTimeExcess`; else `regular`.
+/// Night ([22:00, 06:00)) overlays every bucket. Minutes outside the period feed the counters
+/// but are not counted.
+struct WorkClassifier {
+    struct Config {
+        var rules: WorkingTimeRules
+        var periodStartDay: Int64
+        var periodEndDay: Int64
+        var weekStart: Int
+        var weeklyHoliday: Int
+        /// False at 5인 미만 unless `holidayAllowance` is `always` (pinned rule 2).
+        var classifiesHolidays: Bool
+        var calendar: HolidayCalendar
+        /// One entry per weekday, Monday first.
+        var scheduleMinutes: [Int32]
+        /// 기간제법 §6③ applies: a part-time contract at 5인 이상 or with `overtimeAllowance: always`.
+        var partTimeExcessApplies: Bool
+        var defaultBreakMinutes: Int32?
+        var collectsCalendarDays: Bool
+
+        /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
+        init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool) {
+            let contract = input.contract
+            let fiveOrMore = input.workplace.fiveOrMore
+            self.rules = rules
+            self.periodStartDay = Int64(input.periodStart.daysSinceEpoch)
+            self.periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
+            self.weekStart = contract.weekStart.rawValue
+            self.weeklyHoliday = contract.weeklyHoliday.rawValue
+            self.classifiesHolidays = fiveOrMore || contract.holidayAllowance == .always
+            self.calendar = calendar
+            self.scheduleMinutes = contract.scheduleMinutes
+            self.partTimeExcessApplies = contract.isPartTime && (fiveOrMore || contract.overtimeAllowance == .always)
+            self.defaultBreakMinutes = contract.defaultBreakMinutes
+            self.collectsCalendarDays = collectsCalendarDays
+        }
+    }
+
+    let config: Config
+    var out = ClassifiedWork()
+
+    // Counters.
+    private var dayKey = Int64.min, dayCount: Int64 = 0, dayScheduled: Int64 = 0
+    private var weekKey = Int64.min, weekCount: Int64 = 0
+    private var holidayKey = Int64.min, holidayCount: Int64 = 0
+    // Calendar-day cache.
+    private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
+
+    init(_ config: Config) { self.config = config }
+
+    static func classify(_ shifts: [Shift], _ config: Config) throws(PayrollError) -> ClassifiedWork {
+        var c = WorkClassifier(config)
+        c.out.byStartDay.reserveCapacity(min(shifts.count, 64))
+        c.out.shiftStartDays.reserveCapacity(shifts.count)
+        var previousEnd = Int64.min
+        for (i, shift) in shifts.enumerated() {
+            let s = shift.start.value, e = shift.end.value
+            guard DayMath.dayRange.contains(DayMath.day(ofMinute: s)), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
+                throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
+            }
+            guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
+            guard s >= previousEnd else {
+                throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
+            }
+            previousEnd = e
+            let breaks = try ShiftBreaks.validate(shift, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+            c.startShift(at: s)
+            if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
+                c.checkBreak(shiftMinutes: e - s, breaks: breaks)
+            }
+            if !shift.breaks.isEmpty {
+                var cursor = s
+                for b in shift.breaks {
+                    c.work(from: cursor, to: b.start.value)
+                    cursor = b.end.value
+                }
+                c.work(from: cursor, to: e)
+            } else if breaks.totalMinutes > 0 {
+                let w = ShiftBreaks.centredWindow(shiftStart: s, shiftEnd: e, breakMinutes: breaks.totalMinutes)
+                c.work(from: s, to: w.start)
+                c.work(from: w.end, to: e)
+            } else {
+                c.work(from: s, to: e)
+            }
+        }
+        return c.out
+    }
+
+    private mutating func startShift(at start: Int64) {
+        let day = DayMath.day(ofMinute: start)
+        if out.shiftStartDays.last != day { out.shiftStartDays.append(day) }
+        if day != dayKey {
+            dayKey = day
+            dayCount = 0
+            dayScheduled = Int64(config.scheduleMinutes[DayMath.weekdayIndex(day)])
+        }
+        let week = DayMath.weekStartDay(of: day, weekStart: config.weekStart)
+        if week != weekKey {
+            weekKey = week
+            weekCount = 0
+        }
+    }
+
+    private mutating func checkBreak(shiftMinutes: Int64, breaks: (totalMinutes: Int64, statutoryMinutes: Int64)) {
+        let net = shiftMinutes - breaks.totalMinutes
+        let required = config.rules.requiredBreakMinutes(netWorkMinutes: net)
+        guard breaks.statutoryMinutes < required else { return }
+        let date = DayMath.date(dayKey)
+        // §54① 단서: the input has no employee-request field, so no request is recorded.
+        if BreakWaiver.waives(workDate: date, netWorkMinutes: net, requiredBreakMinutes: required,
+                              employeeRequestRecorded: false) { return }
+        let given = breaks.statutoryMinutes == breaks.totalMinutes
+            ? "\(breaks.totalMinutes)분"
+            : "\(breaks.statutoryMinutes)분 (of \(breaks.totalMinutes)분; a break at the start or end does not count)"
+        out.warnings.append(PayrollWarning(
+            code: .breakBelowStatutory,
+            message: "\(date): 근로 \(PayMethodText.hours(net)) requires a break of at least \(required)분 during work (근로기준법 §54①); given \(given)",
+            date: date))
+    }
+
+    /// Classifies the work interval [from, to) of the current shift.
+    private mutating func work(from: Int64, to: Int64) {
+        var t = from
+        let rules = config.rules
+        while t < to {
+            let day = DayMath.day(ofMinute: t)
+            let minuteOfDay = t - day * DayMath.minutesPerDay
+            let boundary: Int64
+            let night: Bool
+            if minuteOfDay < rules.nightEndMinuteOfDay {
+                boundary = day * DayMath.minutesPerDay + rules.nightEndMinuteOfDay; night = true
+            } else if minuteOfDay < rules.nightStartMinuteOfDay {
+                boundary = day * DayMath.minutesPerDay + rules.nightStartMinuteOfDay; night = false
+            } else {
+                boundary = (day + 1) * DayMath.minutesPerDay; night = true
+            }
+            let end = min(to, boundary)
+            piece(day: day, minutes: end - t, night: night)
+            t = end
+        }
+    }
+
+    private mutating func isHoliday(_ day: Int64) -> Bool {
+        if day != pieceDayKey {
+            pieceDayKey = day
+            pieceDayIsHoliday = config.classifiesHolidays
+                && (DayMath.weekdayIndex(day) == config.weeklyHoliday || config.calendar.isHoliday(Int32(day)))
+        }
+        return pieceDayIsHoliday
+    }
+
+    private mutating func piece(day: Int64, minutes n: Int64, night: Bool) {
+        let inPeriod = day >= config.periodStartDay && day <= config.periodEndDay
+        var add = DayMinutes(day: dayKey)
+        if isHoliday(day) {
+            if day != holidayKey { holidayKey = day; holidayCount = 0 }
+            let firstTier = max(0, min(n, config.rules.holidayFirstTierMinutes - holidayCount))
+            holidayCount += n
+            add.holiday = firstTier
+            add.holidayOver8 = n - firstTier
+        } else {
+            let dailyLimit = config.rules.dailyLimitMinutes, weeklyLimit = config.rules.weeklyLimitMinutes
+            var left = n
+            while left > 0 {
+                if dayCount >= dailyLimit {
+                    add.overtime += left
+                    dayCount += left
+                    break
+                }
+                var k = min(left, dailyLimit - dayCount)
+                if weekCount >= weeklyLimit {
+                    add.overtime += k
+                } else {
+                    k = min(k, weeklyLimit - weekCount)
+                    if config.partTimeExcessApplies && dayCount >= dayScheduled {
+                        add.partTimeExcess += k
+                    } else {
+                        if config.partTimeExcessApplies { k = min(k, dayScheduled - dayCount) }
+                        add.regular += k
+                    }
+                }
+                dayCount += k
+                weekCount += k
+                left -= k
+            }
+        }
+        guard inPeriod else { return }
+        if night { add.night = n }
+        record(add, calendarDay: day, minutes: n)
+    }
+
+    private mutating func record(_ add: DayMinutes, calendarDay: Int64, minutes: Int64) {
+        out.buckets.worked += minutes
+        out.buckets.regular += add.regular
+        out.buckets.overtime += add.overtime
+        out.buckets.partTimeExcess += add.partTimeExcess
+        out.buckets.holiday += add.holiday
+        out.buckets.holidayOver8 += add.holidayOver8
+        out.buckets.night += add.night
+        let last = out.byStartDay.count - 1
+        if last >= 0 && out.byStartDay[last].day == add.day {
+            out.byStartDay[last].regular += add.regular
+            out.byStartDay[last].overtime += add.overtime
+            out.byStartDay[last].partTimeExcess += add.partTimeExcess
+            out.byStartDay[last].holiday += add.holiday
+            out.byStartDay[last].holidayOver8 += add.holidayOver8
+            out.byStartDay[last].night += add.night
+        } else {
+            out.byStartDay.append(add)
+        }
+        if config.collectsCalendarDays {
+            let lastDay = out.byCalendarDay.count - 1
+            if lastDay >= 0 && out.byCalendarDay[lastDay].day == calendarDay {
+                out.byCalendarDay[lastDay].minutes += minutes
+            } else {
+                out.byCalendarDay.append((calendarDay, minutes))
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// PayrollStore — see ../shared/design/ARCHITECTURE.md for this module's role.

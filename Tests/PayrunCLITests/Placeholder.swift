@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholder_PayrunCLITests() { #expect(Bool(true)) }

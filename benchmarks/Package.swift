@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// Benchmarks for payrun: a separate package so that benchmark-only code and release builds stay
+// out of the main package's `swift test`. It depends on the root package by path.
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, which differs between clones (payrun, main …).
+let rootPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "payrun-benchmarks",
+    dependencies: [
+        .package(path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "rules-throughput",
+            dependencies: [
+                .product(name: "PayrollRules", package: rootPackage),
+                .product(name: "PayrollEngine", package: rootPackage),
+            ]
+        ),
+    ]
+)
