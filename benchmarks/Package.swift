@@ -20,5 +20,11 @@ let package = Package(
                 .product(name: "PayrollEngine", package: rootPackage),
             ]
         ),
+        .executableTarget(
+            name: "copy-throughput",
+            dependencies: [
+                .product(name: "PostgresClient", package: rootPackage),
+            ]
+        ),
     ]
 )
