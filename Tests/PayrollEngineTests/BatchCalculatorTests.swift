@@ -47,4 +47,3 @@ struct BatchCalculatorTests {
     func emptyBatch() { #expect(BatchCalculator.calculate([]).isEmpty) }
 }
 
-extension Result: @retroactive Equatable where Success: Equatable, Failure: Equatable {}
