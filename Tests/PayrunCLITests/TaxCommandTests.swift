@@ -63,6 +63,17 @@ struct TaxCommandTests {
         ])
     }
 
+    @Test("a line over 1 MiB is skipped with an invalid_json error; the next line is answered")
+    func overlongLine() throws {
+        let good = #"{"monthlyPay": 3000000, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#
+        let (lines, status) = try Self.runTax(String(repeating: "x", count: 1_500_000) + "\n" + good + "\n")
+        #expect(status == 1)
+        #expect(lines == [
+            #"{"error":{"code":"invalid_json","message":"line longer than 1048576 bytes","field":null}}"#,
+            #"{"incomeTax":74350,"localIncomeTax":7430,"tableCell":74350,"childDeduction":0}"#,
+        ])
+    }
+
     @Test("10,000 lines in one process, one answer per line, in order")
     func tenThousandLines() throws {
         // §5.6 and §5.3 cells for n = 1, cycled so that every answer is known.

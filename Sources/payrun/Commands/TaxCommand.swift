@@ -26,9 +26,16 @@ struct TaxCommand: ParsableCommand {
         var anyFailed = false
         var output = BufferedOutput(fileDescriptor: 1)
         var input = LineReader(fileDescriptor: 0)
-        while let line = input.nextLine(beforeBlocking: { output.flush() }) {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            let response = TaxAPI.respond(toLine: line)
+        while let next = input.nextLine(beforeBlocking: { output.flush() }) {
+            let response: (json: String, ok: Bool)
+            switch next {
+            case let .line(line):
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+                response = TaxAPI.respond(toLine: line)
+            case .tooLong:
+                response = (TaxAPI.encode(PayrollError(.invalidJSON, "line longer than "
+                                                       + String(LineReader.lineBytesMax) + " bytes")), false)
+            }
             if !response.ok { anyFailed = true }
             output.append(response.json)
             output.append("\n")
@@ -40,10 +47,21 @@ struct TaxCommand: ParsableCommand {
 }
 
 /// Reads lines from a file descriptor in 64 KiB reads (no syscall per line) into one reused
-/// buffer that grows only for a line longer than it. `\r\n` endings are accepted; a last line
-/// without a newline is still returned.
+/// buffer that grows only for a line longer than it, up to `lineBytesMax`; a longer line is
+/// skipped and reported as `.tooLong`. `\r\n` endings are accepted; a last line without a newline
+/// is still returned.
 fileprivate struct LineReader {
+    enum Next {
+        case line(Data)
+        case tooLong
+    }
+
+    /// Longest accepted line (a request is a few hundred bytes).
+    static let lineBytesMax = 1 << 20
+
     let fileDescriptor: Int32
+    /// Discarding the rest of a line over `lineBytesMax` until its newline.
+    private var skipping = false
     private var storage = [UInt8](repeating: 0, count: 1 << 16)
     /// Unconsumed bytes are storage[start..<end].
     private var start = 0
@@ -56,9 +74,22 @@ fileprivate struct LineReader {
     /// The next line without its terminator, or nil at end of input. `beforeBlocking` runs before
     /// every read from the descriptor, so a caller can flush answers to lines already read (an
     /// interactive client sees each answer without waiting for end of input).
-    mutating func nextLine(beforeBlocking: () -> Void) -> Data? {
+    mutating func nextLine(beforeBlocking: () -> Void) -> Next? {
         while true {
-            if let line = takeLine() { return line }
+            if skipping {
+                if let newline = findNewline() {
+                    skipping = false
+                    start = newline + 1
+                    return .tooLong
+                }
+                start = end  // drop everything read so far
+                if atEnd { skipping = false; return .tooLong }
+            } else if let line = takeLine() {
+                return .line(line)
+            } else if end - start >= Self.lineBytesMax {
+                skipping = true
+                continue
+            }
             if atEnd { return nil }
             if start > 0 {  // move the partial line to the front
                 let (from, count) = (start, end - start)
@@ -83,13 +114,22 @@ fileprivate struct LineReader {
         }
     }
 
+    /// Index of the next newline in storage[start..<end], if any.
+    private func findNewline() -> Int? {
+        guard start < end else { return nil }
+        let (from, to) = (start, end)
+        return storage.withUnsafeBufferPointer { p in
+            memchr(p.baseAddress! + from, 0x0A, to - from).map { p.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+        }
+    }
+
     /// A complete line from the buffer (or the unterminated rest at end of input), if there is one.
     private mutating func takeLine() -> Data? {
         guard start < end else { return nil }
         let (from, to, last) = (start, end, atEnd)
+        let newline = findNewline()
         let found: (line: Data, next: Int)? = storage.withUnsafeBufferPointer { p in
             let base = p.baseAddress!
-            let newline = memchr(base + from, 0x0A, to - from).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
             guard let lineEnd = newline ?? (last ? to : nil) else { return nil }
             var contentEnd = lineEnd
             if contentEnd > from && base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
