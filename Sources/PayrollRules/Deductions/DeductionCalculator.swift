@@ -124,6 +124,7 @@ public enum DeductionCalculator {
     /// Input checks with calc-api field paths (cheap: a few comparisons).
     static func validate(_ input: DeductionInput) throws(PayrollError) {
         try checkAmount(input.taxableWon, "taxable")
+        if input.tax == .daily { try IncomeTax.checkDailyPay(input.payByDate) }
         try checkBase(input.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension")
         try checkBase(input.insuranceBase.healthWon, "contract.insuranceBase.health")
         try checkBase(input.insuranceBase.employmentWon, "contract.insuranceBase.employment")

@@ -23,7 +23,17 @@ extension IncomeTax {
     /// when positive, floor10 of the sum, 0 when under 1,000 (소액부징수 per payment); 지방소득세
     /// floor10(10%). Entries are in date order; several entries of one date count as one day.
     public static func daily(payByDate: [DatedAmount], payDate: LocalDate) throws(PayrollError) -> TaxWithheld {
-        dailyDetail(payByDate: payByDate, schedule: try WithholdingSchedule.resolve(payDate)).withheld
+        try checkDailyPay(payByDate)
+        return dailyDetail(payByDate: payByDate, schedule: try WithholdingSchedule.resolve(payDate)).withheld
+    }
+
+    /// Each day's pay must be 0 … `DeductionCalculator.amountWonMax` (keeps the exact sum in range).
+    static func checkDailyPay(_ payByDate: [DatedAmount]) throws(PayrollError) {
+        let max = Rational(DeductionCalculator.amountWonMax)
+        for entry in payByDate where entry.amount < .zero || max < entry.amount {
+            throw PayrollError(.invalidValue, "pay of " + entry.date.description + " is outside 0 … "
+                               + Money.grouped(DeductionCalculator.amountWonMax) + "원", field: "payByDate")
+        }
     }
 
     // MARK: With a resolved schedule (the batch path)
