@@ -49,6 +49,18 @@ struct CalcCommandTests {
         #expect(PayrunBinary.error(lines[4]).code == "invalid_json")
     }
 
+    @Test("calc: a 3 MiB line gets unsupported (the 1 MiB limit) and the lines after it are still answered")
+    func calcOverlongLine() throws {
+        let huge = #"{"periodStart": ""# + String(repeating: "x", count: 3 << 20) + #""}"#
+        guard let run = try PayrunBinary.run(["calc"], input: huge + "\n{}\n") else { return }
+        #expect(run.exitCode == 1)
+        #expect(run.lines.count == 2)
+        guard run.lines.count == 2 else { return }
+        #expect(PayrunBinary.error(run.lines[0]).code == "unsupported")
+        #expect(run.lines[0].contains("1048576 bytes"))
+        #expect(PayrunBinary.error(run.lines[1]) == ("missing_field", "periodStart"))
+    }
+
     @Test("calc: the golden request (calc-api.md Example 1) gives gross 1,692,480, deductions 178,550, net 1,513,930; exit 0")
     func calcGolden() throws {
         guard let run = try PayrunBinary.run(["calc"], input: Self.goldenRequest() + "\n") else { return }
