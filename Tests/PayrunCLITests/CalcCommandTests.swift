@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// End-to-end: JSON Lines through the built `payrun calc` and `payrun tax` processes.
 @Suite("payrun calc and tax, end to end")
@@ -98,6 +101,45 @@ struct CalcCommandTests {
             break
         }
         for i in [0, 4_999, count - 1] where i < lines.count { Self.expectGolden(lines[i], employeeId: "e-\(i)") }
+    }
+
+    @Test("calc as a coprocess: each answer arrives before stdin is closed (output is flushed before every blocking read)")
+    func calcCoprocess() throws {
+        guard let binary = PayrunBinary.locate() else {
+            Issue.record("payrun binary not found; run `swift build`")
+            return
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["calc"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Safety net: a child that never answers is killed after 30 s, which ends the read below
+        // with a failure instead of a hung test run. SIGKILL, because a child spawned from a test
+        // thread can inherit a signal mask that blocks SIGTERM.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        defer { watchdog.cancel() }
+
+        func answer(to line: String) -> String {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            var got = Data()
+            while !got.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                got.append(chunk)
+            }
+            return String(decoding: got, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        Self.expectGolden(answer(to: Self.goldenRequest(employeeId: "first")), employeeId: "first")
+        #expect(PayrunBinary.error(answer(to: "{")).code == "invalid_json")
+        Self.expectGolden(answer(to: Self.goldenRequest(employeeId: "third")), employeeId: "third")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
     }
 
     @Test("calc --help documents blank lines, time offsets and limits")
