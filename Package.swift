@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,6 +43,7 @@ let package = Package(
                 "PayrollRules", "PayrollEngine", "PayrollStore", "JobQueue", "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
@@ -57,6 +59,12 @@ let package = Package(
         .testTarget(name: "PayrollRulesTests", dependencies: ["PayrollRules"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "PostgresTestSupport"]),
         .testTarget(name: "PayrollStoreTests", dependencies: ["PayrollStore", "PostgresClient", "PostgresTestSupport"]),
+        .testTarget(name: "PayrollEngineTests", dependencies: ["PayrollEngine", "PayrollRules"]),
+        .testTarget(name: "JobQueueTests", dependencies: ["JobQueue", "PostgresClient", "PayrollStore", "PostgresTestSupport"]),
+        .testTarget(
+            name: "PayrunWorkerTests",
+            dependencies: ["PayrunWorker", "PayrollStore", "JobQueue", "PostgresClient", "PayrollRules", "PostgresTestSupport"]
+        ),
         .testTarget(name: "PayrunCLITests", dependencies: ["PostgresTestSupport"]),
     ]
 )

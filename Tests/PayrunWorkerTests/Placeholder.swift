@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholder_PayrunWorkerTests() { #expect(Bool(true)) }
