@@ -102,23 +102,39 @@ struct Measurement {
     var label: String
     var rows: Int
     var secondsEach: [Double]
+    /// CPU seconds (user + system) this process used in each repetition: the client's own cost,
+    /// independent of how fast the server (sharing the machine) feeds it.
+    var clientCPUSecondsEach: [Double]
     var best: Double { Double(rows) / secondsEach.min()! }
     var median: Double { Double(rows) / secondsEach.sorted()[secondsEach.count / 2] }
+    var rowsPerClientCPUSecond: Double { Double(rows) / clientCPUSecondsEach.sorted()[clientCPUSecondsEach.count / 2] }
+}
+
+/// User + system CPU seconds used by this process so far.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
 @MainActor
 func measure(_ label: String, rows: Int, before: () throws -> Void = {}, _ body: () throws -> Int) throws -> Measurement {
     var times: [Double] = []
+    var cpuTimes: [Double] = []
     for repetition in 1...repetitions {
         try before()
+        let cpuStart = processCPUSeconds()
         let start = clock.now
         let counted = try body()
         let elapsed = seconds(start.duration(to: clock.now))
+        let cpu = processCPUSeconds() - cpuStart
         precondition(counted == rows, "\(label): expected \(rows) rows, got \(counted)")
         times.append(elapsed)
-        log("  \(label) #\(repetition): \(String(format: "%.3f", elapsed)) s, \(Int(Double(rows) / elapsed)) rows/s")
+        cpuTimes.append(max(cpu, 1e-6))
+        log("  \(label) #\(repetition): \(String(format: "%.3f", elapsed)) s, \(Int(Double(rows) / elapsed)) rows/s, client CPU \(String(format: "%.3f", cpu)) s")
     }
-    return Measurement(label: label, rows: rows, secondsEach: times)
+    return Measurement(label: label, rows: rows, secondsEach: times, clientCPUSecondsEach: cpuTimes)
 }
 
 // MARK: shifts: load, then decode
@@ -249,9 +265,9 @@ func format(_ rate: Double) -> String {
     return digits + grouped
 }
 
-print("| measurement | rows | best rows/s | median rows/s |")
-print("|---|---|---|---|")
-print("| load shifts: PostgresClient copyIn, 10 columns, 3-column PK (once) | \(shiftRowCount) | \(format(Double(shiftRowCount) / loadSeconds)) | — |")
+print("| measurement | rows | best rows/s | median rows/s | rows per client CPU-second (median) |")
+print("|---|---|---|---|---|")
+print("| load shifts: PostgresClient copyIn, 10 columns, 3-column PK (once) | \(shiftRowCount) | \(format(Double(shiftRowCount) / loadSeconds)) | — | — |")
 for measurement in [decode, write, psqlOut, psqlIn] {
     let label: String
     switch measurement.label {
@@ -259,7 +275,8 @@ for measurement in [decode, write, psqlOut, psqlIn] {
     case "write": label = "write: PostgresClient copyIn, \(resultColumns) int8 columns, no index"
     default: label = measurement.label
     }
-    print("| \(label) | \(measurement.rows) | \(format(measurement.best)) | \(format(measurement.median)) |")
+    let clientRate = measurement.label.hasPrefix("psql") ? "— (psql process)" : format(measurement.rowsPerClientCPUSecond)
+    print("| \(label) | \(measurement.rows) | \(format(measurement.best)) | \(format(measurement.median)) | \(clientRate) |")
 }
 print("")
 print("checksum \(decodeChecksum) (sum of shift ids, break minutes and contract ids decoded)")
