@@ -112,10 +112,16 @@ struct Measurement {
 
 /// User + system CPU seconds used by this process so far.
 func processCPUSeconds() -> Double {
+    let (user, system) = processCPUSplit()
+    return user + system
+}
+
+/// (user, system) CPU seconds used by this process so far.
+func processCPUSplit() -> (Double, Double) {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return (Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
 }
 
 @MainActor
@@ -124,15 +130,16 @@ func measure(_ label: String, rows: Int, before: () throws -> Void = {}, _ body:
     var cpuTimes: [Double] = []
     for repetition in 1...repetitions {
         try before()
-        let cpuStart = processCPUSeconds()
+        let (userStart, systemStart) = processCPUSplit()
         let start = clock.now
         let counted = try body()
         let elapsed = seconds(start.duration(to: clock.now))
-        let cpu = processCPUSeconds() - cpuStart
+        let (userEnd, systemEnd) = processCPUSplit()
+        let cpu = (userEnd - userStart) + (systemEnd - systemStart)
         precondition(counted == rows, "\(label): expected \(rows) rows, got \(counted)")
         times.append(elapsed)
         cpuTimes.append(max(cpu, 1e-6))
-        log("  \(label) #\(repetition): \(String(format: "%.3f", elapsed)) s, \(Int(Double(rows) / elapsed)) rows/s, client CPU \(String(format: "%.3f", cpu)) s")
+        log("  \(label) #\(repetition): \(String(format: "%.3f", elapsed)) s, \(Int(Double(rows) / elapsed)) rows/s, client CPU \(String(format: "%.3f", cpu)) s (user \(String(format: "%.3f", userEnd - userStart)), system \(String(format: "%.3f", systemEnd - systemStart)))")
     }
     return Measurement(label: label, rows: rows, secondsEach: times, clientCPUSecondsEach: cpuTimes)
 }
