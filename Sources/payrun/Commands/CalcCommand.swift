@@ -28,6 +28,8 @@ struct CalcCommand: ParsableCommand {
               - workplace.holidays, when given, replaces the built-in calendar (2025–2026). Explicit \
             shift breaks win over breakMinutes; when both are given they must agree. Shifts are \
             sorted by start and must not overlap; errors name shifts by their input index.
+              - tax "daily": the taxable part of the non-taxable items (beyond their 200,000원 \
+            exemptions) is counted as pay of the last date with pay (periodEnd when there is none).
               - Error codes: invalid_json, unknown_field, missing_field, invalid_value, unsupported; \
             field is a dotted path such as shifts[3].end or contract.schedule.mon.
 
