@@ -53,15 +53,6 @@ struct TaxCommandTests {
         ])
     }
 
-    @Test("tax --help documents blank lines, the error shape and the 1 MiB line limit (unsupported)")
-    func taxHelp() throws {
-        guard let run = try PayrunBinary.run(["tax", "--help"], input: "") else { return }
-        #expect(run.exitCode == 0)
-        for phrase in ["Blank lines", "\"field\" is omitted", "1 MiB gets unsupported", "repeated key is invalid_json", "exit status is 1"] {
-            #expect(run.stdout.contains(phrase), "missing \(phrase) in:\n\(run.stdout)")
-        }
-    }
-
     @Test("10,000 lines in one process, one answer per line, in order")
     func tenThousandLines() throws {
         // §5.6 and §5.3 cells for n = 1, cycled so that every answer is known.

@@ -1,4 +1,4 @@
-/// One JSON object of a calc request, with its dotted path (`contract.insurance`,
+/// One JSON object of a `payrun calc` or `payrun tax` request, with its dotted path (`contract.insurance`,
 /// `shifts[3]`). Creating it rejects unknown keys; its accessors convert members to typed values
 /// and throw `PayrollError`s that name the field.
 ///
