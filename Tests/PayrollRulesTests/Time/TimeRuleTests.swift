@@ -73,6 +73,16 @@ struct TimeRuleTests {
         #expect(r.minutes.weeklyAllowance == 360)
     }
 
+    @Test("주휴: the 4-week average runs over the weeks employed throughout (a weekend hire is not diluted)")
+    func weeklyAllowance_fourWeekAverageOverEmployedWeeks() throws {
+        // Hired Saturday 10-31 on exactly 15 h a week; the first full week 11-02 … 11-08 qualifies.
+        let r = try EarningsCalculator.compute(TT.input(
+            period: november, schedule: TT.weekdays(180), hiredOn: "2026-10-31",
+            shifts: TT.daily(TT.dates("2026-11-02", "2026-11-06", on: TT.monToFri), "09:00", "12:00")))
+        #expect(r.pay(on: "2026-11-08") == Rational(30_960))
+        #expect(r.pay(on: "2026-11-01") == nil)  // week 10-26 … 11-01 not employed throughout
+    }
+
     @Test("주휴: paid in the period holding the 주휴일, using shifts before the period")
     func weeklyAllowance_paidInThePeriodOfTheJuhyuil() throws {
         // Week 10-26 … 11-01: the shifts are in October, the 주휴일 (Sun 11-01) is in November.
