@@ -1,0 +1,57 @@
+import PayrollRules
+import PostgresClient
+
+/// Recomputes one employee-period and replaces that payslip in the open run covering it, in the
+/// caller's transaction (the `employee.recalc` job's, tenant set). A locked (approved) run is never
+/// changed: the request is recorded in `pending_corrections` for a correction run instead.
+public enum Recalculation {
+    public enum Outcome: Sendable {
+        /// The payslip was replaced (it may carry an error: `result`).
+        case replaced(runId: Int64, result: Result<Payslip, PayrollError>)
+        /// The run is approved: the request is kept as a pending correction.
+        case pendingCorrection(runId: Int64)
+        /// No open run covers the period for this employee's workplace: nothing to replace yet
+        /// (the month-end run will compute it).
+        case noRun
+        /// The employee does not exist in this tenant.
+        case employeeNotFound
+    }
+
+    public static func run(tenantId: Int64, employeeId: Int64, periodStart: LocalDate, reason: String? = nil,
+                           stagingKey: StagingKey, on connection: PostgresConnection) throws -> Outcome {
+        guard try connection.queryOne("SELECT 1 FROM payrun.employees WHERE tenant_id = $1 AND id = $2",
+                                      [.int(tenantId), .int(employeeId)]) != nil
+        else { return .employeeNotFound }
+        guard let found = try connection.queryOne("""
+            SELECT r.id FROM payrun.payroll_runs r
+              JOIN payrun.employees e ON e.tenant_id = r.tenant_id AND e.workplace_id = r.workplace_id
+             WHERE r.tenant_id = $1 AND e.id = $2 AND $3 BETWEEN r.period_start AND r.period_end AND r.status <> 'cancelled'
+             ORDER BY r.id DESC LIMIT 1
+            """, [.int(tenantId), .int(employeeId), .date(DateConversion.postgresDate(periodStart))])
+        else { return .noRun }
+        let runId = try found.int64(at: 0)
+        // Lock the run first (same order as chunk jobs: run row, then payslips).
+        guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else { return .noRun }
+        if run.status == .approved {
+            try connection.execute("""
+                INSERT INTO payrun.pending_corrections AS c (tenant_id, run_id, employee_id, reason)
+                VALUES ($1, $2, $3, $4)
+                ON CONFLICT (tenant_id, run_id, employee_id) WHERE resolved_at IS NULL
+                DO UPDATE SET requested_at = now(), reason = coalesce(EXCLUDED.reason, c.reason)
+                """, [.int(tenantId), .int(runId), .int(employeeId), .text(reason)])
+            return .pendingCorrection(runId: runId)
+        }
+        let chunk = try ChunkLoader.load(run: run, selection: .one(employeeId), on: connection)
+        guard !chunk.employees.isEmpty else {
+            // Exists, but not employed in this run's period at this workplace.
+            return .noRun
+        }
+        let computed = ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial)
+        try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
+        try RunFinalizer.refreshChunk(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection)
+        if run.status == .calculated || run.status == .calculatedWithErrors {
+            try RunFinalizer.finalize(tenantId: tenantId, runId: runId, on: connection)
+        }
+        return .replaced(runId: runId, result: computed[0].result)
+    }
+}
