@@ -1,4 +1,4 @@
--- 0006_run_chunks.sql — what the workers need to plan, finish and schedule payroll runs.
+-- 0008_run_chunks.sql — what the workers need to plan, finish and schedule payroll runs.
 --
 -- * payroll_runs.warnings_count: warnings over the run's payslips, set when the run is calculated
 --   (errors are employees_failed).
