@@ -44,7 +44,11 @@ public enum RunFinalizer {
             """, [.int(tenantId), .int(runId)])
         else { throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)") }
         let done = try row.int32(at: 0), total = try row.int32(at: 1)
-        guard done >= total, try row.string(at: 2) == PayrollRunStatus.calculating.rawValue else { return false }
+        // A chunk rerun on an already calculated run refreshes its totals and digest too.
+        let status = try row.string(at: 2)
+        let finalizable: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
+                                        PayrollRunStatus.calculatedWithErrors.rawValue]
+        guard done >= total, finalizable.contains(status) else { return false }
         try finalize(tenantId: tenantId, runId: runId, on: connection)
         return true
     }
