@@ -21,12 +21,17 @@ struct CalcCommand: ParsableCommand {
               - Times are ISO-8601 with an offset and whole minutes: 2026-11-02T17:30:00+09:00. \
             "Z" (UTC) and any offset are accepted and converted to Korea time; a time without an \
             offset, with non-zero or fractional seconds, is invalid_value.
-              - Unknown fields anywhere are unknown_field; null for an optional field means its default.
+              - Unknown fields anywhere are unknown_field; a repeated key is invalid_json; null for an \
+            optional field means its default; numbers for integer fields must be integer literals \
+            (10320, not 10320.0 or "10320"); true/false only where a boolean belongs.
+              - workplace.holidays, when given, replaces the built-in calendar (2025–2026). Explicit \
+            shift breaks win over breakMinutes; when both are given they must agree. Shifts are \
+            sorted by start and must not overlap; errors name shifts by their input index.
               - Error codes: invalid_json, unknown_field, missing_field, invalid_value, unsupported; \
             field is a dotted path such as shifts[3].end or contract.schedule.mon.
 
             Limits (per request; beyond them the line gets an error and the run goes on):
-              - line length 1 MiB (unsupported; the rest of the line is skipped unread);
+              - line length 1 MiB (unsupported; the line is not buffered beyond the limit);
               - 1,000 shifts, 100 breaks per shift, 400 holidays, 100 absences (invalid_value);
               - period at most 31 days; shifts and absences at most 7 days outside it;
               - shifts at most 24 h; wage and other amounts at most 1,000,000,000원; family 1…99;

@@ -26,9 +26,16 @@ struct TaxCommand: ParsableCommand {
         var anyFailed = false
         var output = BufferedOutput(fileDescriptor: 1)
         var input = LineReader(fileDescriptor: 0)
-        while let line = input.nextLine(beforeBlocking: { output.flush() }) {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            let response = TaxAPI.respond(toLine: Data(line))
+        while let next = input.nextLine(beforeBlocking: { output.flush() }) {
+            let response: (json: String, ok: Bool)
+            switch next {
+            case let .line(line):
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+                response = TaxAPI.respond(toLine: line)
+            case .tooLong:
+                response = (TaxAPI.encode(PayrollError(.invalidJSON, "line longer than "
+                                                       + String(LineReader.lineBytesMax) + " bytes")), false)
+            }
             if !response.ok { anyFailed = true }
             output.append(response.json)
             output.append("\n")
@@ -39,48 +46,98 @@ struct TaxCommand: ParsableCommand {
     }
 }
 
-/// Reads lines from a file descriptor in 64 KiB chunks (no syscall per line). `\r\n` endings are
-/// accepted; a last line without a newline is still returned.
+/// Reads lines from a file descriptor in 64 KiB reads (no syscall per line) into one reused
+/// buffer that grows only for a line longer than it, up to `lineBytesMax`; a longer line is
+/// skipped and reported as `.tooLong`. `\r\n` endings are accepted; a last line without a newline
+/// is still returned.
 fileprivate struct LineReader {
+    enum Next {
+        case line(Data)
+        case tooLong
+    }
+
+    /// Longest accepted line (a request is a few hundred bytes).
+    static let lineBytesMax = 1 << 20
+
     let fileDescriptor: Int32
-    private var buffer: [UInt8] = []
+    /// Discarding the rest of a line over `lineBytesMax` until its newline.
+    private var skipping = false
+    private var storage = [UInt8](repeating: 0, count: 1 << 16)
+    /// Unconsumed bytes are storage[start..<end].
     private var start = 0
+    private var end = 0
     private var atEnd = false
     private(set) var readFailed = false
-    static let chunkBytes = 1 << 16
 
     init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
     /// The next line without its terminator, or nil at end of input. `beforeBlocking` runs before
     /// every read from the descriptor, so a caller can flush answers to lines already read (an
     /// interactive client sees each answer without waiting for end of input).
-    mutating func nextLine(beforeBlocking: () -> Void) -> ArraySlice<UInt8>? {
+    mutating func nextLine(beforeBlocking: () -> Void) -> Next? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = buffer[start..<end]
-                start = newline + 1
-                return line
+            if skipping {
+                if let newline = findNewline() {
+                    skipping = false
+                    start = newline + 1
+                    return .tooLong
+                }
+                start = end  // drop everything read so far
+                if atEnd { skipping = false; return .tooLong }
+            } else if let line = takeLine() {
+                return .line(line)
+            } else if end - start >= Self.lineBytesMax {
+                skipping = true
+                continue
             }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = buffer[start...]
-                start = buffer.count
-                return line
+            if atEnd { return nil }
+            if start > 0 {  // move the partial line to the front
+                let (from, count) = (start, end - start)
+                storage.withUnsafeMutableBufferPointer { p in
+                    _ = memmove(p.baseAddress!, p.baseAddress! + from, count)
+                }
+                start = 0
+                end = count
             }
-            // Drop consumed bytes, then read more.
-            if start > 0 { buffer.removeSubrange(0..<start); start = 0 }
+            if end == storage.count { storage += [UInt8](repeating: 0, count: storage.count) }
             beforeBlocking()
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: Self.chunkBytes))
-            let got = buffer.withUnsafeMutableBytes { raw in
-                read(fileDescriptor, raw.baseAddress! + old, Self.chunkBytes)
+            let (from, room) = (end, storage.count - end)
+            let got = storage.withUnsafeMutableBufferPointer { p in read(fileDescriptor, p.baseAddress! + from, room) }
+            if got > 0 {
+                end += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                atEnd = true
+                readFailed = got < 0
             }
-            if got < 0 && errno == EINTR { buffer.removeSubrange(old...); continue }
-            buffer.removeSubrange((old + max(got, 0))...)
-            if got <= 0 { atEnd = true; readFailed = got < 0 }
         }
+    }
+
+    /// Index of the next newline in storage[start..<end], if any.
+    private func findNewline() -> Int? {
+        guard start < end else { return nil }
+        let (from, to) = (start, end)
+        return storage.withUnsafeBufferPointer { p in
+            memchr(p.baseAddress! + from, 0x0A, to - from).map { p.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+        }
+    }
+
+    /// A complete line from the buffer (or the unterminated rest at end of input), if there is one.
+    private mutating func takeLine() -> Data? {
+        guard start < end else { return nil }
+        let (from, to, last) = (start, end, atEnd)
+        let newline = findNewline()
+        let found: (line: Data, next: Int)? = storage.withUnsafeBufferPointer { p in
+            let base = p.baseAddress!
+            guard let lineEnd = newline ?? (last ? to : nil) else { return nil }
+            var contentEnd = lineEnd
+            if contentEnd > from && base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            return (Data(bytes: base + from, count: contentEnd - from), min(lineEnd + 1, to))
+        }
+        guard let found else { return nil }
+        start = found.next
+        return found.line
     }
 }
 
