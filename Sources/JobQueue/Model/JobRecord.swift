@@ -56,6 +56,13 @@ public struct QueueDepth: Sendable, Equatable {
     public var expired: Int64
 
     public var pending: Int64 { due + scheduled }
+
+    public init(due: Int64, scheduled: Int64, running: Int64, expired: Int64) {
+        self.due = due
+        self.scheduled = scheduled
+        self.running = running
+        self.expired = expired
+    }
 }
 
 /// What `JobQueue.fail` did.

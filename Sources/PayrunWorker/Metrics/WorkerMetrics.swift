@@ -68,6 +68,13 @@ public final class WorkerMetrics: Sendable {
         timer.record(duration: duration)
     }
 
+    /// Makes this registry the process-wide swift-metrics backend too, so metrics that handlers
+    /// create with plain `Counter(label:)` appear on `/metrics`. Call once per process (the CLI
+    /// does); swift-metrics refuses a second bootstrap.
+    public func bootstrapMetricsSystem() {
+        MetricsSystem.bootstrap(factory)
+    }
+
     /// The Prometheus text exposition of every metric.
     public func render() -> String { registry.emitToString() }
 }
