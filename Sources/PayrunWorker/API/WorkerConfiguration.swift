@@ -1,3 +1,4 @@
+import JobQueue
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ public struct WorkerConfiguration: Sendable {
     public var pollSeconds: Int
     /// After stop(): how long in-flight jobs may run before they are released.
     public var shutdownGraceSeconds: Int
-    /// Port for `GET /metrics` on 127.0.0.1... see `metricsHost`; nil: no endpoint; 0: any free port.
+    /// Port for `GET /metrics` on `metricsHost`; nil: no endpoint; 0: any free port.
     public var metricsPort: Int?
     /// Address the metrics endpoint binds (default loopback).
     public var metricsHost: String
@@ -26,12 +27,14 @@ public struct WorkerConfiguration: Sendable {
     public var workerId: String
     /// Rescue of expired leases and the periodic-task schedule are checked this often.
     public var maintenanceSeconds: Int
+    /// Delay before a failed attempt or an expired lease is retried.
+    public var retryBackoff: RetryBackoff
 
     public init(
         databaseURL: String? = nil, jobThreads: Int = WorkerConfiguration.coreCount, claimBatchMax: Int = 32,
         leaseSeconds: Int = 30, heartbeatSeconds: Int = 10, pollSeconds: Int = 5, shutdownGraceSeconds: Int = 30,
         metricsPort: Int? = nil, metricsHost: String = "127.0.0.1", workerId: String = WorkerConfiguration.defaultWorkerId,
-        maintenanceSeconds: Int = 1
+        maintenanceSeconds: Int = 1, retryBackoff: RetryBackoff = .standard
     ) {
         self.databaseURL = databaseURL
         self.jobThreads = jobThreads
@@ -44,6 +47,7 @@ public struct WorkerConfiguration: Sendable {
         self.metricsHost = metricsHost
         self.workerId = workerId
         self.maintenanceSeconds = maintenanceSeconds
+        self.retryBackoff = retryBackoff
     }
 
     /// Problems that make the configuration unusable, as messages (empty: fine).

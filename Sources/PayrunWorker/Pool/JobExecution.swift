@@ -68,7 +68,8 @@ struct JobExecution {
     private func fail(_ message: String, retryable: Bool, logger: Logger) {
         for _ in 0..<2 {
             do {
-                let outcome = try JobQueue.fail(job, error: message, retryable: retryable, on: connection)
+                let outcome = try JobQueue.fail(job, error: message, retryable: retryable, on: connection,
+                                                 backoff: pool.configuration.retryBackoff)
                 pool.metrics.failed(kind: job.kind, final: outcome == .failed)
                 switch outcome {
                 case .failed: logger.error("job failed for good", metadata: ["error": "\(message)"])

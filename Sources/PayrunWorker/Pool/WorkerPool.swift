@@ -326,7 +326,7 @@ public final class WorkerPool: Sendable {
         var nextRun: [String: ContinuousClock.Instant] = [:]
         while !isStopping {
             do {
-                let rescued = try JobQueue.rescueExpired(on: connection)
+                let rescued = try JobQueue.rescueExpired(on: connection, backoff: configuration.retryBackoff)
                 if rescued > 0 {
                     metrics.rescued.increment(by: Int64(rescued))
                     logger.warning("rescued jobs with expired leases", metadata: ["count": "\(rescued)"])
