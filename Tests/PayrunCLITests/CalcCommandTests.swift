@@ -142,11 +142,14 @@ struct CalcCommandTests {
         #expect(process.terminationStatus == 1)
     }
 
-    @Test("calc --help documents blank lines, time offsets and limits")
-    func calcHelp() throws {
-        guard let run = try PayrunBinary.run(["calc", "--help"], input: "") else { return }
+    @Test("calc --help and tax --help document blank lines, the error shape and limits (1 MiB lines are unsupported)", arguments: [
+        ("calc", ["Blank lines", "offset", "1 MiB", "1,000 shifts", "exit status is 1", "is omitted", "last date with pay"]),
+        ("tax", ["Blank lines", "is omitted", "1 MiB gets unsupported", "repeated key is invalid_json", "exit status is 1"]),
+    ])
+    func help(_ c: (command: String, phrases: [String])) throws {
+        guard let run = try PayrunBinary.run([c.command, "--help"], input: "") else { return }
         #expect(run.exitCode == 0)
-        for phrase in ["Blank lines", "offset", "1 MiB", "1,000 shifts", "exit status is 1"] {
+        for phrase in c.phrases {
             #expect(run.stdout.contains(phrase), "missing \(phrase) in:\n\(run.stdout)")
         }
     }
