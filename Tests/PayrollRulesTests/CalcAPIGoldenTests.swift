@@ -94,3 +94,38 @@ struct CalcAPIGoldenTests {
         }
     }
 }
+
+/// The batch path builds `PayrollInput` directly (no JSON): `PayrollCalculator` validates it the
+/// same way and gives the same payslip.
+@Suite("calc API: PayrollInput built without JSON")
+struct CalcAPIDirectInputTests {
+    @Test("unsorted shifts built in code give the same payslip as the JSON request")
+    func unsortedShiftsSameResult() throws {
+        var input = try CalcRequestDecoder.decode(CalcAPIFixture.golden)
+        let viaJSON = try PayrollCalculator.calculate(input)
+        input.shifts.reverse()
+        #expect(try PayrollCalculator.calculate(input) == viaJSON)
+    }
+
+    @Test("overlapping shifts built in code are an invalid_value PayrollError, not a crash")
+    func overlappingShiftsInCode() throws {
+        var input = try CalcRequestDecoder.decode(CalcAPIFixture.golden)
+        input.shifts.append(Shift(start: input.shifts[0].start.adding(minutes: 60), end: input.shifts[0].end))
+        do {
+            _ = try PayrollCalculator.calculate(input)
+            Issue.record("expected an overlap error")
+        } catch {
+            #expect(error.code == .invalidValue)
+            #expect(error.field == "shifts[20].start")
+        }
+    }
+
+    @Test("a premium month outside the tables is unsupported also without JSON")
+    func coverageInCode() throws {
+        var input = try CalcRequestDecoder.decode(CalcAPIFixture.golden)
+        input.periodStart = LocalDate(year: 2027, month: 1, day: 1)!
+        input.periodEnd = LocalDate(year: 2027, month: 1, day: 31)!
+        input.shifts = []
+        #expect(throws: PayrollError.self) { try PayrollCalculator.calculate(input) }
+    }
+}

@@ -90,3 +90,14 @@ struct CalcAPIInvariantTests {
                 == "보육수당 100,000원: 비과세 100,000원 (월 한도 200,000원)")
     }
 }
+
+@Suite("calc API: rule coverage")
+struct CalcAPICoverageTests {
+    @Test("the accepted dates are today's tables: premium months 2025-01 … 2026-12, payment dates from 2024-03-01")
+    func coverage() {
+        #expect(RuleCoverage.premiumMonthFirst == LocalDate(year: 2025, month: 1, day: 1))
+        #expect(RuleCoverage.premiumMonthLast == LocalDate(year: 2026, month: 12, day: 1))
+        #expect(RuleCoverage.payDateFirst == LocalDate(year: 2024, month: 3, day: 1))
+        #expect(RuleCoverage.premiumMonthsText == "2025-01 … 2026-12")
+    }
+}

@@ -4,7 +4,13 @@ import Testing
 
 @Suite("payrun tax request and response JSON (calc-api.md)")
 struct TaxAPITests {
-    static func respond(_ line: String) -> (json: String, ok: Bool) { TaxAPI.respond(toLine: Data(line.utf8)) }
+    /// The response line (without its newline) to one request line; `ok` is false for an error.
+    static func respond(_ line: String) -> (json: String, ok: Bool) {
+        var out = JSONWriter()
+        var line = line
+        let outcome = line.withUTF8 { TaxAPI.respond(to: .text($0), into: &out) }
+        return (String(decoding: out.bytes.dropLast(), as: UTF8.self), outcome == .computed)
+    }
 
     @Test("the calc-api example: 3,000,000, family 1, paid 2026-11-25")
     func documentedExample() {
@@ -15,7 +21,7 @@ struct TaxAPITests {
 
     @Test("ratio defaults to 100")
     func ratioDefault() throws {
-        let req = try TaxAPI.decode(Data(#"{"monthlyPay": 3000000, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#.utf8))
+        let req = try TaxAPI.decode(#"{"monthlyPay": 3000000, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#)
         #expect(req == TaxRequest(monthlyPayWon: 3_000_000, family: 1, children8to20: 0, ratio: 100, payDate: d("2026-11-25")))
     }
 
@@ -26,8 +32,12 @@ struct TaxAPITests {
     }
 
     @Test("error responses", arguments: [
-        ("{", "invalid_json", "null"),
-        ("[1, 2]", "invalid_json", "null"),
+        ("{", "invalid_json", nil),
+        ("[1, 2]", "invalid_json", nil),
+        (#"{"monthlyPay": 1, "monthlyPay": 2, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#, "invalid_json", nil),
+        (#"{"monthlyPay": null, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#, "missing_field", #""monthlyPay""#),
+        (#"{"monthlyPay": 1, "family": 1, "children8to20": 0, "payDate": "2026-11-25", "ratio": "100"}"#, "invalid_value", #""ratio""#),
+        (#"{"monthlyPay": 1e6, "family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#, "invalid_value", #""monthlyPay""#),
         (#"{"monthlyPay": 1, "family": 1, "children8to20": 0, "payDate": "2026-11-25", "ratoi": 80}"#, "unknown_field", #""ratoi""#),
         (#"{"monthlyPay": 1, "family": 1, "payDate": "2026-11-25"}"#, "missing_field", #""children8to20""#),
         (#"{"family": 1, "children8to20": 0, "payDate": "2026-11-25"}"#, "missing_field", #""monthlyPay""#),
@@ -39,18 +49,31 @@ struct TaxAPITests {
         (#"{"monthlyPay": 1, "family": 1, "children8to20": 0, "payDate": "2026-02-30"}"#, "invalid_value", #""payDate""#),
         (#"{"monthlyPay": 1, "family": 1, "children8to20": 0, "payDate": "2024-02-29"}"#, "unsupported", #""payDate""#),
     ])
-    func errors(_ c: (line: String, code: String, field: String)) {
+    func errors(_ c: (line: String, code: String, field: String?)) {
         let r = Self.respond(c.line)
         #expect(!r.ok)
         #expect(r.json.hasPrefix(#"{"error":{"code":""# + c.code + #"","message":""#))
-        #expect(r.json.hasSuffix(#","field":"# + c.field + "}}"))
+        if let field = c.field {
+            #expect(r.json.hasSuffix(#","field":"# + field + "}}"))
+        } else {
+            #expect(!r.json.contains(#""field""#), "field is omitted when the error names none, as in payrun calc: \(r.json)")
+        }
     }
 
-    @Test("messages are JSON-escaped")
-    func escaping() {
-        #expect(TaxAPI.quoted("a\"b\\c\nd\u{1}") == #""a\"b\\c\nd\u0001""#)
-        let json = TaxAPI.encode(PayrollError(.unknownField, "unknown field \"x\"", field: "x"))
-        let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: String]]
-        #expect(parsed?["error"]?["message"] == "unknown field \"x\"")
+    @Test("ratio null means its default, as an optional calc field does")
+    func ratioNull() throws {
+        let req = try TaxAPI.decode(#"{"monthlyPay": 3000000, "family": 1, "children8to20": 0, "ratio": null, "payDate": "2026-11-25"}"#)
+        #expect(req.ratio == 100)
+    }
+
+    @Test("the line discipline is calc's: blank lines get nothing, an over-long line is unsupported")
+    func lineDiscipline() {
+        var out = JSONWriter()
+        let blank: [UInt8] = [0x20, 0x09, 0x0D]
+        #expect(blank.withUnsafeBufferPointer { TaxAPI.respond(to: .text($0), into: &out) } == .skippedBlank)
+        #expect(out.bytes.isEmpty)
+        #expect(TaxAPI.respond(to: .tooLong, into: &out) == .failed)
+        #expect(String(decoding: out.bytes, as: UTF8.self)
+                == #"{"error":{"code":"unsupported","message":"request line is longer than 1048576 bytes"}}"# + "\n")
     }
 }

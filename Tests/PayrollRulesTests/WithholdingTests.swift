@@ -158,6 +158,16 @@ struct WithholdingTests {
         }
     }
 
+    @Test("a negative day's pay for 일용 is invalid_value on payByDate")
+    func dailyNegativePay() {
+        do {
+            _ = try IncomeTax.daily(payByDate: [DatedAmount(date: d("2026-11-02"), amount: Rational(-1))], payDate: d("2026-11-10"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidValue && error.field == "payByDate")
+        }
+    }
+
     @Test("payment before 2024-03-01 is unsupported on payDate, for every regime")
     func paymentBeforeTables() {
         func check(_ body: () throws(PayrollError) -> Void) {

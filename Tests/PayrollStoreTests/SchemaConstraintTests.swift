@@ -178,12 +178,14 @@ struct SchemaConstraintTests {
                 [.int(F.employeeA)])
         }
         #expect(method?.constraint == "payslips_lines_have_method")
-        let deductions = #expect(throws: PostgresError.self) {
-            try connection.execute(
-                "UPDATE payrun.payslips SET total_deductions_won = 80000, net_won = gross_won - 80000 WHERE employee_id = $1",
-                [.int(F.employeeA)])
+        let notObjects = #expect(throws: PostgresError.self) {
+            try connection.execute("UPDATE payrun.payslips SET deductions = '[80370]' WHERE employee_id = $1", [.int(F.employeeA)])
         }
-        #expect(deductions?.constraint == "payslips_deductions_add_up")
+        #expect(notObjects?.constraint == "payslips_lines_have_method")
+        let notArray = #expect(throws: PostgresError.self) {
+            try connection.execute("UPDATE payrun.payslips SET earnings = '{}' WHERE employee_id = $1", [.int(F.employeeA)])
+        }
+        #expect(notArray?.constraint == "payslips_lines_have_method")
     }
 
     @Test("an approved run is locked: neither it nor its payslips change")

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// End-to-end: JSON Lines through the built `payrun calc` and `payrun tax` processes.
 @Suite("payrun calc and tax, end to end")
@@ -49,6 +52,18 @@ struct CalcCommandTests {
         #expect(PayrunBinary.error(lines[4]).code == "invalid_json")
     }
 
+    @Test("calc: a 3 MiB line gets unsupported (the 1 MiB limit) and the lines after it are still answered")
+    func calcOverlongLine() throws {
+        let huge = #"{"periodStart": ""# + String(repeating: "x", count: 3 << 20) + #""}"#
+        guard let run = try PayrunBinary.run(["calc"], input: huge + "\n{}\n") else { return }
+        #expect(run.exitCode == 1)
+        #expect(run.lines.count == 2)
+        guard run.lines.count == 2 else { return }
+        #expect(PayrunBinary.error(run.lines[0]).code == "unsupported")
+        #expect(run.lines[0].contains("1048576 bytes"))
+        #expect(PayrunBinary.error(run.lines[1]) == ("missing_field", "periodStart"))
+    }
+
     @Test("calc: the golden request (calc-api.md Example 1) gives gross 1,692,480, deductions 178,550, net 1,513,930; exit 0")
     func calcGolden() throws {
         guard let run = try PayrunBinary.run(["calc"], input: Self.goldenRequest() + "\n") else { return }
@@ -88,11 +103,53 @@ struct CalcCommandTests {
         for i in [0, 4_999, count - 1] where i < lines.count { Self.expectGolden(lines[i], employeeId: "e-\(i)") }
     }
 
-    @Test("calc --help documents blank lines, time offsets and limits")
-    func calcHelp() throws {
-        guard let run = try PayrunBinary.run(["calc", "--help"], input: "") else { return }
+    @Test("calc as a coprocess: each answer arrives before stdin is closed (output is flushed before every blocking read)")
+    func calcCoprocess() throws {
+        guard let binary = PayrunBinary.locate() else {
+            Issue.record("payrun binary not found; run `swift build`")
+            return
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["calc"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Safety net: a child that never answers is killed after 30 s, which ends the read below
+        // with a failure instead of a hung test run. SIGKILL, because a child spawned from a test
+        // thread can inherit a signal mask that blocks SIGTERM.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        defer { watchdog.cancel() }
+
+        func answer(to line: String) -> String {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            var got = Data()
+            while !got.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                got.append(chunk)
+            }
+            return String(decoding: got, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        Self.expectGolden(answer(to: Self.goldenRequest(employeeId: "first")), employeeId: "first")
+        #expect(PayrunBinary.error(answer(to: "{")).code == "invalid_json")
+        Self.expectGolden(answer(to: Self.goldenRequest(employeeId: "third")), employeeId: "third")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+    }
+
+    @Test("calc --help and tax --help document blank lines, the error shape and limits (1 MiB lines are unsupported)", arguments: [
+        ("calc", ["Blank lines", "offset", "1 MiB", "1,000 shifts", "exit status is 1", "is omitted", "last date with pay"]),
+        ("tax", ["Blank lines", "is omitted", "1 MiB gets unsupported", "repeated key is invalid_json", "exit status is 1"]),
+    ])
+    func help(_ c: (command: String, phrases: [String])) throws {
+        guard let run = try PayrunBinary.run([c.command, "--help"], input: "") else { return }
         #expect(run.exitCode == 0)
-        for phrase in ["Blank lines", "offset", "1 MiB", "1,000 shifts", "exit status is 1"] {
+        for phrase in c.phrases {
             #expect(run.stdout.contains(phrase), "missing \(phrase) in:\n\(run.stdout)")
         }
     }

@@ -2,10 +2,11 @@
 /// request beyond one gets an error response naming the field (`unsupported` for a request line
 /// that is too long, `invalid_value` for the others) and the process goes on with the next line.
 public enum CalcLimits {
-    /// Longest request line in bytes (1 MiB). A longer line is answered with `unsupported` without
+    /// Longest request line in bytes (1 MiB), for `payrun calc` and `payrun tax` alike. A longer
+    /// line (possibly valid JSON, only too large) is answered with `unsupported` without
     /// being buffered beyond this size; the rest of it is skipped up to the next newline.
     public static let lineBytesMax = 1 << 20
-    /// Deepest JSON nesting accepted (a valid request nests 4 levels).
+    /// Deepest JSON nesting accepted, both commands (a valid calc request nests 4 levels).
     public static let jsonDepthMax = 32
     /// Shifts per request (a 31-day period plus the weeks around it rarely needs 100).
     public static let shiftsMax = 1_000

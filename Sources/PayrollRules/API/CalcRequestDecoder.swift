@@ -4,29 +4,22 @@
 public enum CalcRequestDecoder {
     /// Decodes a request line (UTF-8 JSON).
     public static func decode(_ line: UnsafeBufferPointer<UInt8>) throws(PayrollError) -> PayrollInput {
-        guard line.count <= CalcLimits.lineBytesMax else {
-            throw PayrollError(.unsupported, "request line is longer than \(CalcLimits.lineBytesMax) bytes")
-        }
-        let json = try JSONParser.parse(line, depthMax: CalcLimits.jsonDepthMax)
-        return try decode(json)
+        try decode(try RequestObject.requestLine(line, allowed: fields))
     }
 
     public static func decode(_ text: String) throws(PayrollError) -> PayrollInput {
-        var text = text
-        let result: Result<PayrollInput, PayrollError> = text.withUTF8 { buffer in
-            do throws(PayrollError) { return .success(try decode(buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try UTF8Text.withBytes(text) { bytes throws(PayrollError) in try decode(bytes) }
     }
 
     /// Decodes an already parsed request.
     public static func decode(_ json: JSONValue) throws(PayrollError) -> PayrollInput {
-        guard case .object = json else {
-            throw PayrollError(.invalidJSON, "a request must be a JSON object, got \(json.kindDescription)")
-        }
-        let root = try RequestObject(json, path: "", allowed: [
-            "periodStart", "periodEnd", "payDate", "workplace", "employee", "contract", "shifts", "absences",
-        ])
+        try decode(try RequestObject.request(json, allowed: fields))
+    }
+
+    /// The members of a request object.
+    static let fields = ["periodStart", "periodEnd", "payDate", "workplace", "employee", "contract", "shifts", "absences"]
+
+    static func decode(_ root: RequestObject) throws(PayrollError) -> PayrollInput {
         let periodStart = try root.requiredDate("periodStart")
         let periodEnd = try root.requiredDate("periodEnd")
         let payDate = try root.requiredDate("payDate")

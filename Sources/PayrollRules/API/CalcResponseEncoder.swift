@@ -61,7 +61,8 @@ public enum CalcResponseEncoder {
         w.endObject()
     }
 
-    /// `{"error":{"code":"…","message":"…","field":"…"}}`; `field` omitted when nil.
+    /// `{"error":{"code":"…","message":"…","field":"…"}}`; `field` omitted when nil. The error
+    /// response of both JSON Lines commands (`JSONLineResponder`).
     public static func write(_ e: PayrollError, to w: inout JSONWriter) {
         w.beginObject()
         w.key("error")

@@ -1,4 +1,4 @@
-/// A strict RFC 8259 JSON parser over UTF-8 bytes, for request lines of `payrun calc`.
+/// A strict RFC 8259 JSON parser over UTF-8 bytes, for request lines of `payrun calc` and `payrun tax`.
 ///
 /// Strict on purpose: invalid UTF-8, lone surrogates, control characters in strings, duplicate
 /// keys, leading zeros, trailing commas and trailing garbage are all `invalid_json`. Nesting is

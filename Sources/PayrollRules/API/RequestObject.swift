@@ -1,4 +1,4 @@
-/// One JSON object of a calc request, with its dotted path (`contract.insurance`,
+/// One JSON object of a `payrun calc` or `payrun tax` request, with its dotted path (`contract.insurance`,
 /// `shifts[3]`). Creating it rejects unknown keys; its accessors convert members to typed values
 /// and throw `PayrollError`s that name the field.
 ///
@@ -20,6 +20,24 @@ struct RequestObject {
         }
         self.object = object
         self.path = path
+    }
+
+    /// The request object of one JSON Lines request line (`payrun calc` and `payrun tax` alike):
+    /// a line over `CalcLimits.lineBytesMax` is `unsupported`, malformed JSON (a repeated key
+    /// included) and anything but an object is `invalid_json`, an unknown key `unknown_field`.
+    static func requestLine(_ line: UnsafeBufferPointer<UInt8>, allowed: [String]) throws(PayrollError) -> RequestObject {
+        guard line.count <= CalcLimits.lineBytesMax else {
+            throw PayrollError(.unsupported, "request line is longer than \(CalcLimits.lineBytesMax) bytes")
+        }
+        return try request(try JSONParser.parse(line, depthMax: CalcLimits.jsonDepthMax), allowed: allowed)
+    }
+
+    /// The request object of an already parsed request.
+    static func request(_ json: JSONValue, allowed: [String]) throws(PayrollError) -> RequestObject {
+        guard case .object = json else {
+            throw PayrollError(.invalidJSON, "a request must be a JSON object, got \(json.kindDescription)")
+        }
+        return try RequestObject(json, path: "", allowed: allowed)
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }

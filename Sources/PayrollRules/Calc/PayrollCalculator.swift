@@ -13,6 +13,7 @@ public enum PayrollCalculator {
 
         var lines = earnings.earnings
         var nonTaxableWon: Int64 = 0
+        var taxableExcessWon: Int64 = 0  // the part of non-taxable items above their exemption
         for item in NonTaxableItem.allCases {
             let amountWon = item.amountWon(in: input.contract.nonTaxable)
             guard amountWon > 0 else { continue }
@@ -21,6 +22,7 @@ public enum PayrollCalculator {
             }
             let exemptWon = min(amountWon, limit.value)
             nonTaxableWon += exemptWon
+            taxableExcessWon += amountWon - exemptWon
             lines.append(EarningLine(code: item.earningCode, minutes: nil, rate: nil, multiplier: nil, amount: amountWon,
                                      method: nonTaxableMethod(item, amountWon: amountWon, exemptWon: exemptWon, limitWon: limit.value)))
         }
@@ -32,7 +34,8 @@ public enum PayrollCalculator {
             premiumMonth: premiumMonth, payDate: input.payDate, taxableWon: taxableWon,
             insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,
             family: input.employee.family, children8to20: input.employee.children8to20,
-            withholdingRatio: input.employee.withholdingRatio, payByDate: earnings.payByDate))
+            withholdingRatio: input.employee.withholdingRatio,
+            payByDate: dailyPayByDate(earnings.payByDate, taxableExcessWon: taxableExcessWon, periodEnd: input.periodEnd)))
         let totalDeductionsWon = try sum(deductions.lines.map(\.amount), "deductions")
         let netWon = grossWon - totalDeductionsWon
         guard netWon >= 0 else {
@@ -46,6 +49,19 @@ public enum PayrollCalculator {
             warnings: earnings.warnings + deductions.warnings)
         try payslip.checkInvariants()
         return payslip
+    }
+
+    /// The per-day pay for `tax: daily` (calc-api rule 13): the exact pay of each date plus the
+    /// taxable excess of the non-taxable items over their exemption (rule 11), which is taxable
+    /// pay too. That excess is a per-period amount earned on no particular day; it is attributed
+    /// whole to the last date that has pay (`periodEnd` when no date has any), the day the
+    /// period's pay is closed. Choice of this implementation (calc-api.md does not pin it):
+    /// simple to show on a payslip, and the 150,000원 daily deduction is applied to it once, not
+    /// once per work day as spreading it would. `payByDate` is in date order, so the excess is
+    /// appended as one more entry of the last date (entries of one date count as one day).
+    static func dailyPayByDate(_ payByDate: [DatedAmount], taxableExcessWon: Int64, periodEnd: LocalDate) -> [DatedAmount] {
+        guard taxableExcessWon > 0 else { return payByDate }
+        return payByDate + [DatedAmount(date: payByDate.last?.date ?? periodEnd, amount: Rational(taxableExcessWon))]
     }
 
     /// `kr-YYYY.MM` of the premium month.

@@ -53,70 +53,78 @@ public enum DeductionCalculator {
     /// errors are the calc-api request paths.
     public static func compute(_ input: DeductionInput) throws(PayrollError) -> DeductionResult {
         try validate(input)
+        let insurance = try InsuranceSchedule.resolve(input.premiumMonth)
+        let withholding = try WithholdingSchedule.resolve(input.payDate)
+        let taxable = input.taxableWon
         var lines = [DeductionLine]()
         lines.reserveCapacity(6)
-        let month = input.premiumMonth
         if input.insurance.nationalPension {
-            lines.append(try SocialInsurance.nationalPension(
-                declaredBaseWon: input.insuranceBase.nationalPensionWon, taxableWon: input.taxableWon, premiumMonth: month))
+            lines.append(SocialInsurance.nationalPension(input.insuranceBase.nationalPensionWon, taxable, insurance))
         }
         if input.insurance.health {
-            let health = try SocialInsurance.health(
-                declaredBaseWon: input.insuranceBase.healthWon, taxableWon: input.taxableWon, premiumMonth: month)
+            let health = SocialInsurance.health(input.insuranceBase.healthWon, taxable, insurance)
             lines.append(health)
-            lines.append(try SocialInsurance.longTermCare(healthPremiumWon: health.amount, premiumMonth: month))
+            lines.append(SocialInsurance.longTermCare(health.amount, insurance))
         }
         if input.insurance.employment {
-            lines.append(try SocialInsurance.employment(
-                declaredBaseWon: input.insuranceBase.employmentWon, taxableWon: input.taxableWon, premiumMonth: month))
+            lines.append(SocialInsurance.employment(input.insuranceBase.employmentWon, taxable, insurance))
         }
         switch input.tax {
         case .none:
             break
         case .simplified:
-            let detail = try IncomeTax.simplifiedDetail(monthlyPayWon: input.taxableWon, family: input.family,
-                                                        children8to20: input.children8to20,
-                                                        ratio: input.withholdingRatio, payDate: input.payDate)
-            appendTaxLines(&lines, baseWon: input.taxableWon, detail.result.incomeTax, detail.result.localIncomeTax,
-                           method: detail.method(monthlyPayWon: input.taxableWon))
+            let detail = IncomeTax.simplifiedDetail(monthlyPayWon: taxable, family: input.family,
+                                                    children8to20: input.children8to20,
+                                                    ratio: input.withholdingRatio, schedule: withholding)
+            appendTaxLines(&lines, withholding, taxable, detail.result.incomeTax, detail.result.localIncomeTax,
+                           method: detail.method(monthlyPayWon: taxable))
         case .business33:
-            let detail = try IncomeTax.business33Detail(payWon: input.taxableWon, payDate: input.payDate)
-            appendTaxLines(&lines, baseWon: input.taxableWon, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
-                           method: Money.grouped(input.taxableWon) + "원 × " + RateText.percent(detail.rate)
-                               + " (사업소득 원천징수, 10원 미만 절사)")
+            let withheld = IncomeTax.business33(payWon: taxable, schedule: withholding)
+            let method = MethodText.make { text in
+                text.won(taxable)
+                text.add("원 × ")
+                text.add(withholding.businessRateText)
+                text.add(" (사업소득 원천징수, 10원 미만 절사)")
+            }
+            appendTaxLines(&lines, withholding, taxable, withheld.incomeTaxWon, withheld.localIncomeTaxWon, method: method)
         case .daily:
-            let detail = try IncomeTax.dailyDetail(payByDate: input.payByDate, payDate: input.payDate)
-            var method = "일용근로소득 " + String(detail.taxedDays) + "일/" + String(detail.days) + "일 과세: Σ(일급 − "
-                + Money.grouped(detail.rule.dailyDeductionWon) + "원) × " + RateText.percent(detail.rule.rate)
-                + " = " + Money.grouped(detail.beforeSmallAmountWon) + "원 (10원 미만 절사)"
-            if detail.withheld.incomeTaxWon != detail.beforeSmallAmountWon { method += " → 1,000원 미만 소액부징수 0원" }
-            appendTaxLines(&lines, baseWon: input.taxableWon, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
+            let detail = IncomeTax.dailyDetail(payByDate: input.payByDate, schedule: withholding)
+            let method = MethodText.make { text in
+                text.add("일용근로소득 ")
+                text.int(detail.taxedDays)
+                text.add("일/")
+                text.int(detail.days)
+                text.add("일 과세: Σ(일급 − ")
+                text.won(withholding.daily.dailyDeductionWon)
+                text.add("원) × ")
+                text.add(withholding.dailyRateText)
+                text.add(" = ")
+                text.won(detail.beforeSmallAmountWon)
+                text.add("원 (10원 미만 절사)")
+                if detail.withheld.incomeTaxWon != detail.beforeSmallAmountWon { text.add(" → 1,000원 미만 소액부징수 0원") }
+            }
+            appendTaxLines(&lines, withholding, taxable, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
                            method: method)
         }
         return DeductionResult(lines: lines, warnings: [])
     }
 
-    static func appendTaxLines(_ lines: inout [DeductionLine], baseWon: Int64, _ incomeTaxWon: Int64,
+    static func appendTaxLines(_ lines: inout [DeductionLine], _ schedule: WithholdingSchedule, _ baseWon: Int64, _ incomeTaxWon: Int64,
                                _ localIncomeTaxWon: Int64, method: String) {
         lines.append(DeductionLine(code: .incomeTax, base: baseWon, amount: incomeTaxWon, method: method))
-        lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon,
-                                   method: Money.grouped(incomeTaxWon) + "원 × 10% (지방소득세 특별징수, 10원 미만 절사)"))
+        let localMethod = MethodText.make { text in
+            text.won(incomeTaxWon)
+            text.add("원 × ")
+            text.add(schedule.localRateText)
+            text.add(" (10원 미만 절사)")
+        }
+        lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon, method: localMethod))
     }
 
     /// Input checks with calc-api field paths (cheap: a few comparisons).
     static func validate(_ input: DeductionInput) throws(PayrollError) {
-        guard InsuranceParameters.coveredPremiumMonths.contains(input.premiumMonth) else {
-            throw PayrollError(.unsupported, "premium month " + String(input.premiumMonth.description.prefix(7))
-                               + " is outside the rule tables (2025-01 … 2026-12)", field: "periodEnd")
-        }
-        guard input.payDate >= WithholdingParameters.firstCoveredPaymentDate else {
-            throw PayrollError(.unsupported, "payment date " + input.payDate.description + " is before "
-                               + WithholdingParameters.firstCoveredPaymentDate.description, field: "payDate")
-        }
-        guard input.taxableWon >= 0 && input.taxableWon <= amountWonMax else {
-            throw PayrollError(.invalidValue, "taxable pay " + String(input.taxableWon) + "원 is outside 0 … "
-                               + Money.grouped(amountWonMax) + "원", field: "taxable")
-        }
+        try checkAmount(input.taxableWon, "taxable")
+        if input.tax == .daily { try IncomeTax.checkDailyPay(input.payByDate) }
         try checkBase(input.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension")
         try checkBase(input.insuranceBase.healthWon, "contract.insuranceBase.health")
         try checkBase(input.insuranceBase.employmentWon, "contract.insuranceBase.employment")
@@ -126,9 +134,13 @@ public enum DeductionCalculator {
     }
 
     static func checkBase(_ won: Int64?, _ field: String) throws(PayrollError) {
-        guard let won else { return }
+        if let won { try checkAmount(won, field) }
+    }
+
+    /// 0 … `amountWonMax`, else `invalid_value` on `field`.
+    static func checkAmount(_ won: Int64, _ field: String) throws(PayrollError) {
         guard won >= 0 && won <= amountWonMax else {
-            throw PayrollError(.invalidValue, "declared base " + String(won) + "원 is outside 0 … "
+            throw PayrollError(.invalidValue, field + " " + String(won) + "원 is outside 0 … "
                                + Money.grouped(amountWonMax) + "원", field: field)
         }
     }

@@ -12,49 +12,73 @@ extension IncomeTax {
         /// `간이세액표 1,690~1,700천원, 공제대상가족 1명: 12,840원`, then the child deduction, the
         /// ratio and 소액부징수 when they apply.
         func method(monthlyPayWon: Int64) -> String {
-            var text: String
+            MethodText.make { text in write(&text, monthlyPayWon: monthlyPayWon) }
+        }
+
+        func write(_ text: inout MethodText, monthlyPayWon: Int64) {
             switch source {
             case .belowTable:
-                text = "월급여액 " + Money.grouped(monthlyPayWon) + "원 (770천원 미만): 0원"
+                text.add("월급여액 ")
+                text.won(monthlyPayWon)
+                text.add("원 (770천원 미만)")
             case let .row(lowK, highK):
-                text = "간이세액표 " + (lowK == highK ? Money.grouped(lowK) : Money.grouped(lowK) + "~" + Money.grouped(highK))
-                    + "천원, 공제대상가족 " + String(family) + "명"
-                    + (family > SimplifiedTaxTable.familyColumns ? " (11명 초과 산식)" : "")
-                    + ": " + Money.grouped(result.tableCell) + "원"
+                text.add("간이세액표 ")
+                text.won(lowK)
+                if highK != lowK {
+                    text.add("~")
+                    text.won(highK)
+                }
+                text.add("천원")
             case .overTop:
-                text = "월급여액 " + Money.grouped(monthlyPayWon) + "원 (10,000천원 초과 산식), 공제대상가족 "
-                    + String(family) + "명" + (family > SimplifiedTaxTable.familyColumns ? " (11명 초과 산식)" : "")
-                    + ": " + Money.grouped(result.tableCell) + "원"
+                text.add("월급여액 ")
+                text.won(monthlyPayWon)
+                text.add("원 (10,000천원 초과 산식)")
             }
+            text.add(", 공제대상가족 ")
+            text.int(family)
+            text.add(family > SimplifiedTaxTable.familyColumns ? "명 (11명 초과 산식): " : "명: ")
+            text.won(result.tableCell)
+            text.add("원")
             if children8to20 > 0 {
-                text += " − 8~20세 자녀 " + String(children8to20) + "명 " + Money.grouped(result.childDeduction) + "원"
-                if result.childDeduction > result.tableCell { text += " (0원 미만은 0원)" }
+                text.add(" − 8~20세 자녀 ")
+                text.int(children8to20)
+                text.add("명 ")
+                text.won(result.childDeduction)
+                text.add("원")
+                if result.childDeduction > result.tableCell { text.add(" (0원 미만은 0원)") }
             }
-            if ratio != 100 { text += " × " + String(ratio) + "%" }
-            if children8to20 > 0 || ratio != 100 { text += " = " + Money.grouped(beforeSmallAmountWon) + "원" }
-            if beforeSmallAmountWon != result.incomeTax { text += " → 1,000원 미만 소액부징수 0원" }
-            return text
+            if ratio != 100 {
+                text.add(" × ")
+                text.int(ratio)
+                text.add("%")
+            }
+            if children8to20 > 0 || ratio != 100 {
+                text.add(" = ")
+                text.won(beforeSmallAmountWon)
+                text.add("원")
+            }
+            if beforeSmallAmountWon != result.incomeTax { text.add(" → 1,000원 미만 소액부징수 0원") }
         }
     }
 
     static func simplifiedDetail(monthlyPayWon: Int64, family: Int, children8to20: Int, ratio: Int,
                                  payDate: LocalDate) throws(PayrollError) -> SimplifiedDetail {
-        guard monthlyPayWon >= 0 && monthlyPayWon <= DeductionCalculator.amountWonMax else {
-            throw PayrollError(.invalidValue, "monthly pay must be 0 … " + Money.grouped(DeductionCalculator.amountWonMax) + "원",
-                               field: "monthlyPay")
-        }
+        try DeductionCalculator.checkAmount(monthlyPayWon, "monthlyPay")
         try validateEmployee(family: family, children8to20: children8to20, ratio: ratio,
                              familyField: "family", childrenField: "children8to20", ratioField: "ratio")
-        let table = try withholdingParameter(SimplifiedTaxTable.versions, payDate)
-        let children = try withholdingParameter(WithholdingParameters.childDeduction, payDate)
-        let threshold = try withholdingParameter(WithholdingParameters.smallAmountThreshold, payDate)
+        return simplifiedDetail(monthlyPayWon: monthlyPayWon, family: family, children8to20: children8to20, ratio: ratio,
+                                schedule: try WithholdingSchedule.resolve(payDate))
+    }
 
-        let (cellWon, source) = table.amountWon(payWon: monthlyPayWon, family: family)
-        let childWon = children.amountWon(children: children8to20)
+    /// With validated inputs and a resolved schedule (the batch path).
+    static func simplifiedDetail(monthlyPayWon: Int64, family: Int, children8to20: Int, ratio: Int,
+                                 schedule s: WithholdingSchedule) -> SimplifiedDetail {
+        let (cellWon, source) = s.table.amountWon(payWon: monthlyPayWon, family: family)
+        let childWon = s.children.amountWon(children: children8to20)
         let afterChildWon = max(cellWon - childWon, 0)                 // note 3: never below 0
         let scaledWon = Money.floor10(afterChildWon * Int64(ratio) / 100)
-        let incomeTaxWon = scaledWon < threshold ? 0 : scaledWon      // 소액부징수 after the ratio
-        let result = WithholdingResult(incomeTax: incomeTaxWon, localIncomeTax: try localTax(incomeTaxWon, payDate),
+        let incomeTaxWon = scaledWon < s.smallAmountThresholdWon ? 0 : scaledWon  // 소액부징수 after the ratio
+        let result = WithholdingResult(incomeTax: incomeTaxWon, localIncomeTax: localTax(incomeTaxWon, s),
                                        tableCell: cellWon, childDeduction: childWon)
         return SimplifiedDetail(result: result, source: source, family: family, children8to20: children8to20,
                                 ratio: ratio, beforeSmallAmountWon: scaledWon)

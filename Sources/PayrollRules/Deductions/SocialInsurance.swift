@@ -1,95 +1,141 @@
 /// The employee shares of the 4대보험 (§2.3 of `kr-payroll-rules.md`, calc-api rule 12), one line
 /// each with its base and 계산방법. A scheme's base is the declared base when given, else this
 /// period's taxable pay (an estimate, said in the `method`). A base of 0 gives 0 with no floor.
+/// Bases must be 0 … `DeductionCalculator.amountWonMax` (`DeductionCalculator` checks them).
 public enum SocialInsurance {
-    /// 국민연금 기여금: floor10(clamp(천원 미만 절사 base, band) × rate). `base` of the line is the
+    /// 국민연금 기여금: floor10(clamp(천원 미만 절사 base, band) × rate). The line's `base` is the
     /// 기준소득월액 after truncation and clamping.
     public static func nationalPension(declaredBaseWon: Int64?, taxableWon: Int64,
                                        premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
-        let rate = try parameter(InsuranceParameters.nationalPensionRate, premiumMonth)
-        let band = try parameter(InsuranceParameters.nationalPensionBand, premiumMonth)
-        let reportedWon = declaredBaseWon ?? taxableWon
-        guard reportedWon > 0 else {
-            return DeductionLine(code: .nationalPension, base: 0, amount: 0,
-                                 method: "0원 (기준소득월액 0원" + origin(declaredBaseWon, taxableWon) + ")")
-        }
-        let truncatedWon = Money.floor1000(reportedWon)
-        let baseWon = min(max(truncatedWon, band.lowWon), band.highWon)
-        let amountWon = Money.floor10(floorProduct(baseWon, rate))
-        var method = Money.grouped(baseWon) + "원 × " + RateText.percent(rate) + " (기준소득월액"
-        if truncatedWon > band.highWon {
-            method += ", 상한 " + Money.grouped(band.highWon) + "원 적용"
-        } else if truncatedWon < band.lowWon {
-            method += ", 하한 " + Money.grouped(band.lowWon) + "원 적용"
-        } else {
-            method += ", 천원 미만 절사"
-        }
-        method += ", 10원 미만 절사" + origin(declaredBaseWon, taxableWon) + ")"
-        return DeductionLine(code: .nationalPension, base: baseWon, amount: amountWon, method: method)
+        try checkBases(declaredBaseWon, taxableWon)
+        return nationalPension(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
     }
 
     /// 건강보험료: clamp(floor10(보수월액 × rate), premium floor, premium cap) — the premium is
     /// clamped, not the 보수월액 (§2.2).
     public static func health(declaredBaseWon: Int64?, taxableWon: Int64,
                               premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
-        let rate = try parameter(InsuranceParameters.healthRate, premiumMonth)
-        let limits = try parameter(InsuranceParameters.healthPremiumLimits, premiumMonth)
-        let baseWon = declaredBaseWon ?? taxableWon
-        guard baseWon > 0 else {
-            return DeductionLine(code: .healthInsurance, base: 0, amount: 0,
-                                 method: "0원 (보수월액 0원" + origin(declaredBaseWon, taxableWon) + ")")
-        }
-        let rawWon = Money.floor10(floorProduct(baseWon, rate))
-        let amountWon = min(max(rawWon, limits.lowWon), limits.highWon)
-        var method = Money.grouped(baseWon) + "원 × " + RateText.percent(rate)
-        if rawWon > limits.highWon {
-            method += " = " + Money.grouped(rawWon) + "원 → 상한 " + Money.grouped(limits.highWon) + "원"
-        } else if rawWon < limits.lowWon {
-            method += " = " + Money.grouped(rawWon) + "원 → 하한 " + Money.grouped(limits.lowWon) + "원"
-        }
-        method += " (보수월액, 10원 미만 절사" + origin(declaredBaseWon, taxableWon) + ")"
-        return DeductionLine(code: .healthInsurance, base: baseWon, amount: amountWon, method: method)
+        try checkBases(declaredBaseWon, taxableWon)
+        return health(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
     }
 
     /// 장기요양보험료: floor10(건강보험료 × ratio) (§2.3, §2.4); its base is the 건강보험료.
     public static func longTermCare(healthPremiumWon: Int64, premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
-        let ratio = try parameter(InsuranceParameters.longTermCareRatio, premiumMonth)
-        let amountWon = healthPremiumWon > 0 ? Money.floor10(floorProduct(healthPremiumWon, ratio.ratio)) : 0
-        let method: String
-        switch ratio {
-        case let .ratesQuotient(ltcRate, healthRate):
-            method = Money.grouped(healthPremiumWon) + "원 × " + RateText.percent(ltcRate) + " ÷ "
-                + RateText.percent(healthRate) + " (건강보험료 × 장기요양보험료율 ÷ 건강보험료율, 10원 미만 절사)"
-        case let .rounded(r):
-            method = Money.grouped(healthPremiumWon) + "원 × " + RateText.decimal(r)
-                + " (건강보험료 × 장기요양보험료율 비율, 10원 미만 절사)"
-        }
-        return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, method: method)
+        try checkBases(nil, healthPremiumWon)
+        return longTermCare(healthPremiumWon, try InsuranceSchedule.resolve(premiumMonth))
     }
 
     /// 고용보험 실업급여 보험료: floor10(보수 × rate), no cap or floor.
     public static func employment(declaredBaseWon: Int64?, taxableWon: Int64,
                                   premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
-        let rate = try parameter(InsuranceParameters.employmentRate, premiumMonth)
+        try checkBases(declaredBaseWon, taxableWon)
+        return employment(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
+    }
+
+    static func checkBases(_ declaredBaseWon: Int64?, _ taxableWon: Int64) throws(PayrollError) {
+        try DeductionCalculator.checkAmount(taxableWon, "taxable")
+        if let declaredBaseWon { try DeductionCalculator.checkAmount(declaredBaseWon, "insuranceBase") }
+    }
+
+    // MARK: With a resolved schedule (the batch path)
+
+    static func nationalPension(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+        let reportedWon = declaredBaseWon ?? taxableWon
+        guard reportedWon > 0 else {
+            return DeductionLine(code: .nationalPension, base: 0, amount: 0, method: MethodText.make { text in
+                text.add("0원 (기준소득월액 0원")
+                origin(&text, declaredBaseWon, taxableWon)
+            })
+        }
+        let truncatedWon = Money.floor1000(reportedWon)
+        let band = s.pensionBand
+        let baseWon = min(max(truncatedWon, band.lowWon), band.highWon)
+        let amountWon = Money.floor10(floorProduct(baseWon, s.pensionRate))
+        let method = MethodText.make { text in
+            text.won(baseWon)
+            text.add("원 × ")
+            text.add(s.pensionRateText)
+            text.add(" (기준소득월액")
+            if truncatedWon > band.highWon {
+                text.add(", 상한 ")
+                text.won(band.highWon)
+                text.add("원 적용")
+            } else if truncatedWon < band.lowWon {
+                text.add(", 하한 ")
+                text.won(band.lowWon)
+                text.add("원 적용")
+            } else {
+                text.add(", 천원 미만 절사")
+            }
+            text.add(", 10원 미만 절사")
+            origin(&text, declaredBaseWon, taxableWon, naming: true)
+        }
+        return DeductionLine(code: .nationalPension, base: baseWon, amount: amountWon, method: method)
+    }
+
+    static func health(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+        let baseWon = declaredBaseWon ?? taxableWon
+        guard baseWon > 0 else {
+            return DeductionLine(code: .healthInsurance, base: 0, amount: 0, method: MethodText.make { text in
+                text.add("0원 (보수월액 0원")
+                origin(&text, declaredBaseWon, taxableWon)
+            })
+        }
+        let rawWon = Money.floor10(floorProduct(baseWon, s.healthRate))
+        let amountWon = min(max(rawWon, s.healthLimits.lowWon), s.healthLimits.highWon)
+        let method = MethodText.make { text in
+            text.won(baseWon)
+            text.add("원 × ")
+            text.add(s.healthRateText)
+            if rawWon != amountWon {
+                text.add(" = ")
+                text.won(rawWon)
+                text.add(rawWon > amountWon ? "원 → 상한 " : "원 → 하한 ")
+                text.won(amountWon)
+                text.add("원")
+            }
+            text.add(" (보수월액, 10원 미만 절사")
+            origin(&text, declaredBaseWon, taxableWon)
+        }
+        return DeductionLine(code: .healthInsurance, base: baseWon, amount: amountWon, method: method)
+    }
+
+    static func longTermCare(_ healthPremiumWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+        let amountWon = healthPremiumWon > 0 ? Money.floor10(floorProduct(healthPremiumWon, s.longTermCareRatio)) : 0
+        let method = MethodText.make { text in
+            text.won(healthPremiumWon)
+            text.add("원 × ")
+            text.add(s.longTermCareRatioText)
+            text.add(" (건강보험료 × 장기요양 비율, 10원 미만 절사)")
+        }
+        return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, method: method)
+    }
+
+    static func employment(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
         let baseWon = max(declaredBaseWon ?? taxableWon, 0)
-        let amountWon = Money.floor10(floorProduct(baseWon, rate))
-        let method = Money.grouped(baseWon) + "원 × " + RateText.percent(rate)
-            + " (보수, 10원 미만 절사" + origin(declaredBaseWon, taxableWon) + ")"
+        let amountWon = Money.floor10(floorProduct(baseWon, s.employmentRate))
+        let method = MethodText.make { text in
+            text.won(baseWon)
+            text.add("원 × ")
+            text.add(s.employmentRateText)
+            text.add(" (보수, 10원 미만 절사")
+            origin(&text, declaredBaseWon, taxableWon)
+        }
         return DeductionLine(code: .employmentInsurance, base: baseWon, amount: amountWon, method: method)
     }
 
-    /// Where a base came from, for the method text.
-    static func origin(_ declaredBaseWon: Int64?, _ taxableWon: Int64) -> String {
-        declaredBaseWon == nil ? "; 신고 기준 없어 이번 기간 과세급여 " + Money.grouped(taxableWon) + "원으로 추정" : "; 신고 기준"
-    }
-
-    /// The premium-month version of an insurance parameter, or `unsupported` naming `periodEnd`.
-    static func parameter<V>(_ table: ParameterTable<V>, _ premiumMonth: LocalDate) throws(PayrollError) -> V {
-        guard let value = table.value(on: premiumMonth) else {
-            throw PayrollError(.unsupported, "no " + table.name + " for premium month "
-                               + String(premiumMonth.description.prefix(7)), field: "periodEnd")
+    /// Where the base came from, and the closing parenthesis. Pension names the taxable pay it
+    /// truncated; for the other schemes the printed base is the taxable pay itself.
+    static func origin(_ text: inout MethodText, _ declaredBaseWon: Int64?, _ taxableWon: Int64, naming: Bool = false) {
+        if declaredBaseWon != nil {
+            text.add("; 신고 기준)")
+        } else if naming {
+            text.add("; 과세급여 ")
+            text.won(taxableWon)
+            text.add("원으로 추정)")
+        } else {
+            text.add("; 과세급여로 추정)")
         }
-        return value
     }
 }
 

@@ -35,6 +35,14 @@ public struct DatedAmount: Sendable, Hashable {
 /// - `weekly_allowance` ×1, `paid_holiday` ×1 (hourly/daily only).
 /// Each amount = ⌈minutes × rate × multiplier / 60⌉ (pinned rule 10); `rate` is the exact hourly
 /// 통상임금. `method` follows `PayMethodText`.
+///
+/// `payByDate` holds exact, unrounded amounts: worked-time pay (with the premiums the switches
+/// pay) on the shift-start date — which may be the day before `periodStart` for a shift that
+/// started then — 주휴 on its 주휴일, paid holidays on their dates, and a monthly salary on
+/// `periodEnd` (one payment for the period). Σ lines − Σ payByDate is in [0, number of lines).
+///
+/// `minutes.weeklyAllowance` and the 주휴 line's `minutes` are rounded half up when weekly 소정 is
+/// not a multiple of 5 minutes (e.g. 200.2 min); the amount uses the exact value.
 public enum EarningsCalculator {
     /// A period longer than this is refused (the API limits it further).
     public static let periodDaysMax = 400

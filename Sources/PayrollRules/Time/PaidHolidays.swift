@@ -15,7 +15,13 @@ enum PaidHolidays {
         guard contract.wageType != .monthly,
               contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return [] }
         let fiveOrMore = input.workplace.fiveOrMore
+        // May 1 of each year the period touches (a period spans at most two years in practice).
+        var mayFirstDays: (Int64, Int64, Int64) = (.min, .min, .min)
         let firstYear = DayMath.date(periodStartDay).year, lastYear = DayMath.date(periodEndDay).year
+        for (i, year) in (firstYear...min(lastYear, firstYear + 2)).enumerated() {
+            let d = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) } ?? .min
+            switch i { case 0: mayFirstDays.0 = d; case 1: mayFirstDays.1 = d; default: mayFirstDays.2 = d }
+        }
         var result: [(day: Int64, minutes: Int64)] = []
         var d = periodStartDay
         while d <= periodEndDay {
@@ -23,14 +29,8 @@ enum PaidHolidays {
             let weekday = DayMath.weekdayIndex(d)
             let scheduled = Int64(contract.scheduleMinutes[weekday])
             guard scheduled > 0, weekday != contract.weeklyHoliday.rawValue else { continue }
-            var paid = fiveOrMore && calendar.isHoliday(Int32(d))
-            if !paid {
-                var year = firstYear
-                while year <= lastYear && !paid {
-                    paid = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) == d } ?? false
-                    year += 1
-                }
-            }
+            let paid = (fiveOrMore && calendar.isHoliday(Int32(d)))
+                || d == mayFirstDays.0 || d == mayFirstDays.1 || d == mayFirstDays.2
             guard paid, input.employee.isEmployed(on: DayMath.date(d)) else { continue }
             result.append((d, scheduled))
         }

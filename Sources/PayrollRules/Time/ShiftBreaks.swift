@@ -36,11 +36,12 @@ enum ShiftBreaks {
             }
             return (total, inside)
         }
-        let field = shift.breakMinutes != nil ? "shifts[\(i)].breakMinutes" : "contract.defaultBreakMinutes"
+        // The field path is built only on the error path (this runs for every shift of a batch).
+        func field() -> String { shift.breakMinutes != nil ? "shifts[\(i)].breakMinutes" : "contract.defaultBreakMinutes" }
         let b = Int64(shift.breakMinutes ?? defaultBreakMinutes ?? 0)
-        guard b >= 0 else { throw PayrollError(.invalidValue, "break minutes must not be negative", field: field) }
+        guard b >= 0 else { throw PayrollError(.invalidValue, "break minutes must not be negative", field: field()) }
         guard b <= e - s else {
-            throw PayrollError(.invalidValue, "break of \(b) minutes is longer than the \(e - s)-minute shift", field: field)
+            throw PayrollError(.invalidValue, "break of \(b) minutes is longer than the \(e - s)-minute shift", field: field())
         }
         guard b > 0 else { return (0, 0) }
         let w = centredWindow(shiftStart: s, shiftEnd: e, breakMinutes: b)

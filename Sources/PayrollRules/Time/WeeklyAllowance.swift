@@ -1,10 +1,10 @@
 /// 주휴수당 (근로기준법 §55①, 시행령 §30①, §18③; calc-api pinned rule 7).
 ///
 /// For each week (7 days from `weekStart`) whose 주휴일 lies in the period:
-/// - `statutory`: paid when (1) the 4-week average of weekly 소정 is ≥ 15 h — averaged over the
-///   employed days of the 28 days ending with the week (§18③ "4주 미만으로 근로하는 경우에는 그
-///   기간"): Σ scheduled minutes of those days × 7 / their number; (2) the employee is employed on
-///   every day of the week; (3) every scheduled day other than the 주휴일 has a shift starting on
+/// - `statutory`: paid when (1) the 4-week average of weekly 소정 is ≥ 15 h — averaged over those
+///   of the 4 weeks ending with this one in which the employee was employed throughout (§18③
+///   "4주 미만으로 근로하는 경우에는 그 기간"); (2) the employee is employed on every day of the
+///   week; (3) every scheduled day other than the 주휴일 has a shift starting on
 ///   it, is a date of the workplace calendar, or has a `leave`/`sick_unpaid` absence;
 /// - `always`: paid when the employee is employed on the 주휴일, with no other test;
 /// - `never`: not paid (the caller warns when a statutory week was omitted).
@@ -60,23 +60,18 @@ enum WeeklyAllowance {
         guard employee.isEmployed(on: DayMath.date(weekFirst)), employee.isEmployed(on: DayMath.date(weekLast)) else {
             return false
         }
-        // §18③: 4-week average of weekly 소정 over the employed part of the 28 days ending with the week.
-        let windowFirst = weekLast - 27
-        let employedThroughout = employee.hiredOn.map { Int64($0.daysSinceEpoch) <= windowFirst } ?? true
-        if employedThroughout {
-            guard contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return false }
-        } else {
-            var employedDays: Int64 = 0, scheduled: Int64 = 0
-            var d = windowFirst
-            while d <= weekLast {
-                if employee.isEmployed(on: DayMath.date(d)) {
-                    employedDays += 1
-                    scheduled += Int64(contract.scheduleMinutes[DayMath.weekdayIndex(d)])
-                }
-                d += 1
-            }
-            guard employedDays > 0, scheduled * 7 >= rules.weeklyAllowanceThresholdMinutes * employedDays else { return false }
+        // §18③: the average weekly 소정 of the 4 weeks ending with this one, over the weeks of
+        // them the employee was employed throughout ("4주 미만으로 근로하는 경우에는 그 기간").
+        // This week always counts (checked above); the contract's schedule is the same every week,
+        // so today the average equals weekly 소정, but it is computed as the rule states.
+        var employedWeeks: Int64 = 0, scheduled: Int64 = 0
+        var first = weekFirst
+        while first > weekFirst - 28 && employee.isEmployed(on: DayMath.date(first)) {
+            employedWeeks += 1
+            scheduled += contract.weeklyScheduledMinutes
+            first -= 7
         }
+        guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
         // 개근: every scheduled day other than the 주휴일 is attended or excused.
         var d = weekFirst
         while d <= weekLast {

@@ -220,6 +220,7 @@ struct WorkClassifier {
                         add.regular += k
                     }
                 }
+                assert(k > 0, "every step classifies at least one minute")
                 dayCount += k
                 weekCount += k
                 left -= k

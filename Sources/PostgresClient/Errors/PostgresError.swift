@@ -118,6 +118,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 }
 
 extension PostgresError {
+    @usableFromInline
     static func decoding(_ message: String) -> PostgresError {
         PostgresError(kind: .decoding, message: message)
     }
@@ -126,6 +127,7 @@ extension PostgresError {
         PostgresError(kind: .invalidUsage, message: message)
     }
 
+    @usableFromInline
     static func copyFormat(_ message: String) -> PostgresError {
         PostgresError(kind: .copyFormat, message: message)
     }

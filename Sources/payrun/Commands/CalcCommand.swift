@@ -9,7 +9,8 @@ struct CalcCommand: ParsableCommand {
         discussion: """
             Reads one request object per line on standard input and writes one response object per \
             line, in the same order, on standard output. A request that cannot be computed gets \
-            {"error": {"code", "message", "field"}} on its line; the others are still computed, and \
+            {"error": {"code", "message", "field"}} on its line ("field" is omitted when the error \
+            concerns the whole line); the others are still computed, and \
             the exit status is 1 at the end if any line failed (0 otherwise; 2 when reading or \
             writing fails). Output is buffered, and flushed whenever more input must be awaited, so \
             payrun calc also works as a coprocess (write a line, read its answer).
@@ -21,12 +22,20 @@ struct CalcCommand: ParsableCommand {
               - Times are ISO-8601 with an offset and whole minutes: 2026-11-02T17:30:00+09:00. \
             "Z" (UTC) and any offset are accepted and converted to Korea time; a time without an \
             offset, with non-zero or fractional seconds, is invalid_value.
-              - Unknown fields anywhere are unknown_field; null for an optional field means its default.
+              - Unknown fields anywhere are unknown_field; a repeated key is invalid_json; null for an \
+            optional field means its default; numbers for integer fields must be integer literals \
+            (10320, not 10320.0 or "10320"); true/false only where a boolean belongs.
+              - workplace.holidays, when given, replaces the built-in calendar (2025–2026). Explicit \
+            shift breaks win over breakMinutes; when both are given they must agree. Shifts are \
+            sorted by start and must not overlap; errors name shifts by their input index.
+              - tax "daily": the taxable part of the non-taxable items (beyond their 200,000원 \
+            exemptions) is counted as pay of the last date with pay (periodEnd when there is none).
               - Error codes: invalid_json, unknown_field, missing_field, invalid_value, unsupported; \
             field is a dotted path such as shifts[3].end or contract.schedule.mon.
 
             Limits (per request; beyond them the line gets an error and the run goes on):
-              - line length 1 MiB (unsupported; the rest of the line is skipped unread);
+              - line length 1 MiB (unsupported, not invalid_json: the line may be valid JSON, it is \
+            only too large; it is not buffered beyond the limit);
               - 1,000 shifts, 100 breaks per shift, 400 holidays, 100 absences (invalid_value);
               - period at most 31 days; shifts and absences at most 7 days outside it;
               - shifts at most 24 h; wage and other amounts at most 1,000,000,000원; family 1…99;
@@ -38,23 +47,6 @@ struct CalcCommand: ParsableCommand {
     )
 
     func run() throws {
-        var out = JSONWriter(capacity: StandardStreams.writeFlushBytes + 65_536)
-        var failedLines = 0
-        func flush() throws {
-            guard !out.bytes.isEmpty else { return }
-            try StandardStreams.write(out.bytes)
-            out.removeAll()
-        }
-        do {
-            try StandardStreams.forEachLine(lineBytesMax: CalcLimits.lineBytesMax, beforeRead: flush) { line in
-                if CalcLineProcessor.respond(to: line, into: &out) == .failed { failedLines += 1 }
-                if out.bytes.count >= StandardStreams.writeFlushBytes { try flush() }
-            }
-            try flush()
-        } catch let failure as StandardStreams.IOFailure {
-            StandardStreams.writeError("payrun calc: \(failure.description)\n")
-            throw ExitCode(2)
-        }
-        if failedLines > 0 { throw ExitCode(1) }
+        try StandardStreams.serveJSONLines(commandName: "calc", respond: CalcLineProcessor.respond)
     }
 }

@@ -7,8 +7,8 @@ struct DBCommand: ParsableCommand {
         commandName: "db",
         abstract: "Database migrations and status.",
         discussion: """
-            Migrations are plain numbered SQL files (sql/migrations/NNNN_name.sql). Each is applied
-            once, in order, in its own transaction, and recorded in payrun.schema_migrations with
+            Migrations are plain numbered SQL files (sql/migrations/NNNN_name.sql). Each is applied \
+            once, in order, in its own transaction, and recorded in payrun.schema_migrations with \
             its SHA-256. Running migrate twice, or from two processes at once, is safe.
             """,
         subcommands: [DBMigrateCommand.self, DBStatusCommand.self]

@@ -7,9 +7,9 @@ struct DBMigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Apply pending migrations, each in its own transaction.",
         discussion: """
-            Refuses to run when the file of an applied migration has changed, when the database has
-            a migration this payrun does not know, or when a new file is numbered below an applied
-            one. Connects as the schema owner (it creates schemas, tables and the roles
+            Refuses to run when the file of an applied migration has changed, when the database has \
+            a migration this payrun does not know, or when a new file is numbered below an applied \
+            one. Connects as the schema owner (it creates schemas, tables and the roles \
             payrun_worker and payrun_backend).
             """
     )

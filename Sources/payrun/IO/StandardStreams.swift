@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import PayrollRules
 
 /// Raw, buffered standard input and output for the JSON Lines commands: stdin is read in large
@@ -38,6 +39,32 @@ enum StandardStreams {
             try reader.feed(UnsafeBufferPointer(rebasing: buffer[0..<n]), body)
         }
         try reader.finish(body)
+    }
+
+    /// The loop of the JSON Lines commands (`payrun calc`, `payrun tax`): reads stdin line by line
+    /// (lines up to `CalcLimits.lineBytesMax`), appends each answer to one output buffer written
+    /// in large blocks and flushed before every read (coprocess use), and ends with the exit
+    /// status of calc-api.md: 1 when any line failed, 2 when reading or writing failed.
+    static func serveJSONLines(commandName: String,
+                               respond: (JSONLinesReader.Line, inout JSONWriter) -> JSONLineOutcome) throws {
+        var out = JSONWriter(capacity: writeFlushBytes + 65_536)
+        var failedLines = 0
+        func flush() throws {
+            guard !out.bytes.isEmpty else { return }
+            try write(out.bytes)
+            out.removeAll()
+        }
+        do {
+            try forEachLine(lineBytesMax: CalcLimits.lineBytesMax, beforeRead: flush) { line in
+                if respond(line, &out) == .failed { failedLines += 1 }
+                if out.bytes.count >= writeFlushBytes { try flush() }
+            }
+            try flush()
+        } catch let failure as IOFailure {
+            writeError("payrun \(commandName): \(failure.description)\n")
+            throw ExitCode(2)
+        }
+        if failedLines > 0 { throw ExitCode(1) }
     }
 
     /// Best effort: a message on stderr.

@@ -1,0 +1,152 @@
+/// A cursor over the fields of one row of a `COPY … TO STDOUT (FORMAT binary)`, read in
+/// column order. It points into libpq's receive buffer (no copy): it is valid only during the
+/// `copyOut` closure call that received it, and must not be stored.
+///
+/// Each read consumes one field and checks its length; reading past the last field, a NULL
+/// with a non-optional reader, or a field of the wrong width throws `.copyFormat` /
+/// `.decoding`. Fields you do not read are ignored.
+public struct BinaryCopyRow {
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let byteCount: Int
+    @usableFromInline var offset = 0
+    /// Number of fields in this row.
+    public let fieldCount: Int
+    @usableFromInline var nextFieldIndex = 0
+    /// Index of the next field to read.
+    public var fieldIndex: Int { nextFieldIndex }
+
+    @usableFromInline
+    init(base: UnsafeRawPointer, byteCount: Int, fieldCount: Int) {
+        self.base = base
+        self.byteCount = byteCount
+        self.fieldCount = fieldCount
+    }
+
+    /// Reads the next field's length (-1 for NULL) and moves past it.
+    @inlinable
+    mutating func nextLength() throws(PostgresError) -> Int {
+        guard offset + 4 <= byteCount else { throw .copyFormat("row ended before field \(fieldIndex) (of \(fieldCount))") }
+        let length = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
+        offset += 4
+        guard length <= byteCount - offset else { throw .copyFormat("field \(fieldIndex) length \(length) exceeds the row") }
+        nextFieldIndex += 1
+        return length
+    }
+
+    @inlinable
+    mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) throws(PostgresError) -> T {
+        let length = try nextLength()
+        guard length == MemoryLayout<T>.size else {
+            throw length < 0
+                ? .decoding("field \(fieldIndex - 1) is NULL; check isNull first")
+                : .decoding("field \(fieldIndex - 1) has \(length) bytes, expected \(MemoryLayout<T>.size) for \(T.self)")
+        }
+        let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset += length
+        return value
+    }
+
+    /// True if the next field is NULL (does not consume it; call `skip()` or an optional reader).
+    @inlinable
+    public var isNull: Bool {
+        guard offset + 4 <= byteCount else { return false }
+        return Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)) == -1
+    }
+
+    /// Moves past the next field, whatever it holds.
+    @inlinable
+    public mutating func skip() throws(PostgresError) {
+        let length = try nextLength()
+        if length > 0 { offset += length }
+    }
+
+    /// `smallint`.
+    @inlinable public mutating func int16() throws(PostgresError) -> Int16 { try fixed(Int16.self) }
+    /// `integer`.
+    @inlinable public mutating func int32() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    /// `bigint`.
+    @inlinable public mutating func int64() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+    /// `boolean`.
+    @inlinable public mutating func bool() throws(PostgresError) -> Bool { try fixed(UInt8.self) != 0 }
+    /// `date` as days since 2000-01-01.
+    @inlinable public mutating func date() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    /// `timestamptz` (or `timestamp`) as microseconds since 2000-01-01 00:00 UTC.
+    @inlinable public mutating func timestamptz() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+
+    /// `text`/`varchar`/`name`/`json` as a String (allocates; see `withTextBytes` to avoid it).
+    @inlinable
+    public mutating func text() throws(PostgresError) -> String {
+        let length = try nextLength()
+        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        let text = String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
+        offset += length
+        return text
+    }
+
+    /// The raw bytes of the next field without copying (nil for NULL), valid only inside `body`.
+    @inlinable
+    public mutating func withTextBytes<R>(_ body: (UnsafeRawBufferPointer?) throws(PostgresError) -> R) throws(PostgresError) -> R {
+        let length = try nextLength()
+        guard length >= 0 else { return try body(nil) }
+        let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
+        offset += length
+        return try body(bytes)
+    }
+
+    /// `bytea` as bytes (copied).
+    @inlinable
+    public mutating func bytea() throws(PostgresError) -> [UInt8] {
+        let length = try nextLength()
+        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        let bytes = Array(UnsafeRawBufferPointer(start: base + offset, count: length))
+        offset += length
+        return bytes
+    }
+
+    /// Reads the next field with `read`, or returns nil (consuming it) if it is NULL:
+    /// `let hours = try row.optional { try $0.int32() }`.
+    @inlinable
+    public mutating func optional<T>(_ read: (inout BinaryCopyRow) throws -> T) throws -> T? {
+        if isNull {
+            try skip()
+            return nil
+        }
+        return try read(&self)
+    }
+
+    /// `smallint` or NULL.
+    @inlinable public mutating func optionalInt16() throws(PostgresError) -> Int16? {
+        if isNull { try skip(); return nil }
+        return try int16()
+    }
+    /// `integer` or NULL.
+    @inlinable public mutating func optionalInt32() throws(PostgresError) -> Int32? {
+        if isNull { try skip(); return nil }
+        return try int32()
+    }
+    /// `bigint` or NULL.
+    @inlinable public mutating func optionalInt64() throws(PostgresError) -> Int64? {
+        if isNull { try skip(); return nil }
+        return try int64()
+    }
+    /// `boolean` or NULL.
+    @inlinable public mutating func optionalBool() throws(PostgresError) -> Bool? {
+        if isNull { try skip(); return nil }
+        return try bool()
+    }
+    /// `date` (days since 2000-01-01) or NULL.
+    @inlinable public mutating func optionalDate() throws(PostgresError) -> Int32? {
+        if isNull { try skip(); return nil }
+        return try date()
+    }
+    /// `timestamptz` (µs since 2000-01-01 UTC) or NULL.
+    @inlinable public mutating func optionalTimestamptz() throws(PostgresError) -> Int64? {
+        if isNull { try skip(); return nil }
+        return try timestamptz()
+    }
+    /// `text` or NULL.
+    @inlinable public mutating func optionalText() throws(PostgresError) -> String? {
+        if isNull { try skip(); return nil }
+        return try text()
+    }
+}

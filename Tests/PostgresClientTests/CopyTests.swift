@@ -1,0 +1,195 @@
+import PostgresClient
+import PostgresTestSupport
+import Testing
+
+/// One deterministic row of the COPY round-trip table; every column type the writer and reader
+/// support, with NULLs in a pattern.
+struct SampleRow: Equatable {
+    var id: Int64
+    var small: Int16
+    var count: Int32?
+    var flag: Bool
+    var day: Int32
+    var instant: Int64
+    var name: String?
+    var raw: [UInt8]
+
+    init(_ id: Int64) {
+        self.id = id
+        small = Int16(truncatingIfNeeded: id * 7)
+        count = id % 5 == 0 ? nil : Int32(truncatingIfNeeded: id &* 2_654_435_761)
+        flag = id % 3 == 0
+        day = Int32(id % 20_000) - 10_000
+        instant = id &* 1_000_003 - 5_000_000_000
+        name = id % 7 == 0 ? nil : (id % 2 == 0 ? "직원 \(id) '\"\\" : "emp\(id)")
+        raw = id % 11 == 0 ? [] : [UInt8(truncatingIfNeeded: id), 0, 255]
+    }
+}
+
+let sampleTableSQL = """
+    CREATE TABLE sample (id int8 PRIMARY KEY, small int2 NOT NULL, count int4, flag bool NOT NULL,
+                         day date NOT NULL, instant timestamptz NOT NULL, name text, raw bytea NOT NULL)
+    """
+
+@Suite("Binary COPY")
+struct CopyTests {
+    @Test("100,000 rows of every supported type, with NULLs, round-trip through binary COPY in and out")
+    func roundTrip() throws {
+        let database = try TestDatabase.create("copy_roundtrip")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute(sampleTableSQL)
+        let rowCount: Int64 = 100_000
+        let stored = try connection.copyIn("COPY sample FROM STDIN (FORMAT binary)", flushThresholdBytes: 64 * 1024) { writer in
+            for id in 1...rowCount {
+                let row = SampleRow(id)
+                try writer.row {
+                    $0.int64(row.id)
+                    $0.int16(row.small)
+                    $0.int32(row.count)
+                    $0.bool(row.flag)
+                    $0.date(daysSince2000: row.day)
+                    $0.timestamptz(microsecondsSince2000: row.instant)
+                    $0.text(row.name)
+                    $0.bytea(row.raw)
+                }
+            }
+            #expect(writer.rowCount == Int(rowCount))
+        }
+        #expect(stored == Int(rowCount))
+        // The server sees the values we meant (checked with SQL, independent of our reader).
+        let check = try #require(try connection.queryOne("""
+            SELECT count(*), count(count), count(name), sum(small)::int8, min(day)::text,
+                   (SELECT instant FROM sample WHERE id = 1), (SELECT name FROM sample WHERE id = 2)
+            FROM sample
+            """))
+        #expect(try check.int64(at: 0) == rowCount)
+        #expect(try check.int64(at: 1) == rowCount - rowCount / 5)
+        #expect(try check.int64(at: 2) == rowCount - rowCount / 7)
+        #expect(try check.int64(at: 3) == (1...rowCount).reduce(0) { $0 + Int64(SampleRow($1).small) })
+        #expect(try check.string(at: 4) == PostgresDate(daysSince2000: -10_000).description)
+        #expect(try check.timestamptz(at: 5).microsecondsSince2000 == SampleRow(1).instant)
+        #expect(try check.string(at: 6) == SampleRow(2).name)
+
+        var expectedID: Int64 = 0
+        var mismatches = 0
+        let read = try connection.copyOut("COPY (SELECT * FROM sample ORDER BY id) TO STDOUT (FORMAT binary)") { row in
+            expectedID += 1
+            #expect(row.fieldCount == 8)
+            let decoded = SampleRowDecoded(
+                id: try row.int64(), small: try row.int16(), count: try row.optional { try $0.int32() },
+                flag: try row.bool(), day: try row.date(), instant: try row.timestamptz(),
+                name: try row.optionalText(), raw: try row.bytea())
+            if decoded.row != SampleRow(expectedID) { mismatches += 1 }
+        }
+        #expect(read == Int(rowCount))
+        #expect(expectedID == rowCount)
+        #expect(mismatches == 0)
+    }
+
+    @Test("copyOut streams: each row is handled in the callback, nothing is collected")
+    func streamingCallback() throws {
+        let database = try TestDatabase.create("copy_stream")
+        defer { database.drop() }
+        let connection = try database.connect()
+        var sum: Int64 = 0
+        var rows = 0
+        var nulls = 0
+        let count = try connection.copyOut("""
+            COPY (SELECT g::int8, CASE WHEN g % 10 = 0 THEN NULL ELSE g::int4 END FROM generate_series(1, 1000000) g)
+            TO STDOUT (FORMAT binary)
+            """) { row in
+            sum &+= try row.int64()
+            if row.isNull { nulls += 1 }
+            try row.skip()
+            rows += 1
+        }
+        #expect(count == 1_000_000)
+        #expect(rows == 1_000_000)
+        #expect(nulls == 100_000)
+        #expect(sum == 500_000_500_000)
+    }
+
+    @Test("a constraint violated by COPY data surfaces the server's error and stores nothing")
+    func copyInConstraintError() throws {
+        let database = try TestDatabase.create("copy_error")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE pay (id int8 PRIMARY KEY, wage_won int8 NOT NULL CHECK (wage_won >= 0))")
+        let check = postgresError {
+            try connection.copyIn("COPY pay FROM STDIN (FORMAT binary)") { writer in
+                for id in 1...10_000 as ClosedRange<Int64> {
+                    try writer.row { $0.int64(id); $0.int64(id == 5_000 ? -1 : id) }
+                }
+            }
+        }
+        #expect(check?.kind == .checkViolation)
+        let duplicate = postgresError {
+            try connection.copyIn("COPY pay FROM STDIN (FORMAT binary)") { writer in
+                try writer.row { $0.int64(1); $0.int64(1) }
+                try writer.row { $0.int64(1); $0.int64(2) }
+            }
+        }
+        #expect(duplicate?.kind == .uniqueViolation)
+        let wrongType = postgresError {
+            try connection.copyIn("COPY pay FROM STDIN (FORMAT binary)") { writer in
+                try writer.row { $0.int32(1); $0.int64(1) }
+            }
+        }
+        #expect(wrongType != nil)
+        #expect(try connection.query("SELECT count(*) FROM pay")[0].int64(at: 0) == 0)
+    }
+
+    @Test("a client error inside copyIn aborts the COPY; inside copyOut cancels it; the connection stays usable")
+    func clientAbort() throws {
+        let database = try TestDatabase.create("copy_abort")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (id int8)")
+        #expect(throws: Refusal.self) {
+            try connection.copyIn("COPY t FROM STDIN (FORMAT binary)") { writer in
+                for id in 1...1000 as ClosedRange<Int64> { try writer.row { $0.int64(id) } }
+                throw Refusal()
+            }
+        }
+        #expect(try connection.query("SELECT count(*) FROM t")[0].int64(at: 0) == 0)
+        var seen = 0
+        #expect(throws: Refusal.self) {
+            try connection.copyOut("COPY (SELECT g FROM generate_series(1, 5000000) g) TO STDOUT (FORMAT binary)") { _ in
+                seen += 1
+                if seen == 10 { throw Refusal() }
+            }
+        }
+        #expect(seen == 10)
+        #expect(try connection.query("SELECT 1::int8")[0].int64(at: 0) == 1)
+    }
+
+    @Test("COPY in text format or the wrong direction is refused with invalidUsage")
+    func misuse() throws {
+        let database = try TestDatabase.create("copy_misuse")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (id int8)")
+        #expect(postgresError { try connection.copyIn("COPY t FROM STDIN") { _ in } }?.kind == .invalidUsage)
+        #expect(postgresError { try connection.copyOut("COPY t FROM STDIN (FORMAT binary)") { _ in } }?.kind == .invalidUsage)
+        #expect(postgresError { try connection.copyOut("SELECT 1") { _ in } }?.kind == .invalidUsage)
+        #expect(postgresError { try connection.execute("COPY t TO STDOUT") }?.kind == .invalidUsage)
+        #expect(try connection.query("SELECT 1::int8")[0].int64(at: 0) == 1)
+        let empty = try connection.copyOut("COPY t TO STDOUT (FORMAT binary)") { _ in Issue.record("no rows expected") }
+        #expect(empty == 0)
+    }
+}
+
+struct SampleRowDecoded {
+    var row: SampleRow
+    init(id: Int64, small: Int16, count: Int32?, flag: Bool, day: Int32, instant: Int64, name: String?, raw: [UInt8]) {
+        row = SampleRow(id)
+        row.small = small
+        row.count = count
+        row.flag = flag
+        row.day = day
+        row.instant = instant
+        row.name = name
+        row.raw = raw
+    }
+}
