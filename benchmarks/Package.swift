@@ -20,5 +20,13 @@ let package = Package(
                 .product(name: "PayrollEngine", package: rootPackage),
             ]
         ),
+        .executableTarget(
+            name: "queue-throughput",
+            dependencies: [
+                .product(name: "JobQueue", package: rootPackage),
+                .product(name: "PostgresClient", package: rootPackage),
+                .product(name: "PayrollStore", package: rootPackage),
+            ]
+        ),
     ]
 )

@@ -64,3 +64,30 @@ struct DedupTests {
         #expect(try QueueFixture.state(second, on: connection) == "pending")
     }
 }
+
+@Suite("JobQueue enqueue from SQL")
+struct SQLEnqueueTests {
+    @Test("payrun.enqueue_job enqueues in the caller's transaction, deduplicates, and notifies at commit")
+    func enqueueJobFunction() throws {
+        let (database, connection) = try QueueFixture.database("sql_enqueue")
+        defer { database.drop() }
+        let listener = try database.connect()
+        try JobQueue.listen(on: listener)
+        let ids = try connection.transaction { connection -> [Int64] in
+            try (0..<3).map { _ in
+                try connection.queryOne("SELECT payrun.enqueue_job('month.end', 2, '{\"month\": \"2026-11\"}', 'month.end:2:2026-11')")!
+                    .int64(at: 0)
+            }
+        }
+        #expect(Set(ids).count == 1)
+        #expect(try JobQueue.waitForWakeUp(on: listener, timeout: .seconds(2)))
+        let job = try #require(try JobQueue.claim(on: connection, workerId: "w", limit: 5, leaseSeconds: 30).first)
+        #expect(job.id == ids[0] && job.kind == "month.end" && job.tenantId == 2 && job.payload.contains("2026-11"))
+        // Rolled back with the caller's transaction: no job.
+        try? connection.transaction { connection in
+            try connection.execute("SELECT payrun.enqueue_job('month.end', 3)")
+            throw JobQueueError.invalidArgument("roll back")
+        }
+        #expect(try QueueFixture.count("SELECT count(*) FROM payrun.jobs", on: connection) == 1)
+    }
+}
