@@ -1,4 +1,6 @@
+import Foundation
 import PayrollRules
+import Synchronization
 import PostgresClient
 import Testing
 @testable import PayrollStore
@@ -154,5 +156,42 @@ struct RunLifecycleTests {
                                   periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: c)
         }
         guard case .employeeNotFound = foreign else { Issue.record("expected employeeNotFound, got \(foreign)"); return }
+    }
+}
+
+@Suite("Concurrent scheduling")
+struct ConcurrentSchedulingTests {
+    @Test("four connections scheduling the same month at once create one run and one plan job")
+    func concurrentSchedulingCreatesOne() throws {
+        let c = try RunLifecycleTests.seededWithoutRun("schedule_race")
+        let url = c.connectionString
+        let results = Mutex<[Bool]>([])
+        let errors = Mutex<[String]>([])
+        let threads = (0..<4).map { _ in
+            Thread {
+                do {
+                    let own = try PostgresConnection(url: url)
+                    defer { own.close() }
+                    let scheduled = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: own)
+                    results.withLock { $0.append(contentsOf: scheduled.map(\.created)) }
+                } catch {
+                    errors.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        #expect(waitFor(seconds: 30) { results.withLock { $0.count } + errors.withLock { $0.count } == 4 })
+        #expect(errors.withLock { $0 } == [])
+        #expect(results.withLock { $0.filter { $0 }.count } == 1)
+        #expect(try RunLifecycleTests.count(c, "SELECT count(*) FROM payrun.payroll_runs") == 1)
+        #expect(try RunLifecycleTests.count(c, "SELECT count(*) FROM payrun.jobs WHERE kind = 'run.plan'") == 1)
+    }
+
+    func waitFor(seconds: Int, _ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<(seconds * 50) {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return try condition()
     }
 }
