@@ -127,9 +127,17 @@ struct RunLifecycleTests {
         #expect(try stored.first?.result.get() == expected)
         let before = try PayrollRun.fetch(tenantId: Self.tenant, runId: runId, on: c)
         #expect(before?.status == .calculated)
+        // Totals moved by the difference; the digest is stale until approval recomputes it.
+        let monthly = try PayrollCalculator.calculate(PayrollDataFixture.expectedInput(PayrollDataFixture.monthly))
+        #expect(before?.grossWon == expected.gross + monthly.gross)
+        #expect(before?.netWon == expected.net + monthly.net)
+        #expect(before?.employeesDone == 2)
+        #expect(before?.inputDigestHex == nil)
 
         // Approve, then ask again: a pending correction, payslip untouched.
-        _ = try c.transaction { c in try RunApproval.approve(tenantId: Self.tenant, runId: runId, approvedBy: "test", on: c) }
+        let approved = try c.transaction { c in try RunApproval.approve(tenantId: Self.tenant, runId: runId, approvedBy: "test", on: c) }
+        #expect(approved.status == .approved && approved.inputDigestHex?.count == 64)
+        #expect(approved.grossWon == expected.gross + monthly.gross)
         try c.execute("UPDATE payrun.shifts SET ends_at = ends_at + interval '1 hour' WHERE employee_id = $1 AND starts_at = '2026-10-22T09:00:00+09:00'",
                       [.int(PayrollDataFixture.hourly)])
         let locked = try c.transaction { c in

@@ -57,11 +57,14 @@ public struct PayrollRun: Sendable, Hashable {
         inputDigestHex = try row.decode(String?.self, at: 18)
     }
 
-    /// The run `id` of the transaction's tenant, optionally locking its row (`FOR UPDATE`).
-    public static func fetch(tenantId: Int64, runId: Int64, forUpdate: Bool = false,
+    /// The run `id` of the transaction's tenant, optionally locking its row: `FOR UPDATE`, or
+    /// `FOR KEY SHARE` (`keyShare`: recalculations, which must not block each other but must wait
+    /// for a chunk completion or planning holding `FOR UPDATE`).
+    public static func fetch(tenantId: Int64, runId: Int64, forUpdate: Bool = false, keyShare: Bool = false,
                              on connection: PostgresConnection) throws -> PayrollRun? {
-        try connection.queryOne(
-            "SELECT \(columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2\(forUpdate ? " FOR UPDATE" : "")",
+        let lock = forUpdate ? " FOR UPDATE" : (keyShare ? " FOR KEY SHARE" : "")
+        return try connection.queryOne(
+            "SELECT \(columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2\(lock)",
             [.int(tenantId), .int(runId)]
         ).map { try PayrollRun(row: $0) }
     }

@@ -9,6 +9,18 @@ public enum RunApproval {
         guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
         }
+        // Recalculations since the run was calculated left its digest stale: recompute every chunk
+        // digest and the totals from the payslips, so what is locked is exactly what is stored.
+        if run.status == .calculated || run.status == .calculatedWithErrors {
+            try connection.execute("""
+                UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(RunFinalizer.chunkDigestSQL))
+                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.finished_at IS NOT NULL
+                """, [.int(tenantId), .int(runId)])
+            try RunFinalizer.finalize(tenantId: tenantId, runId: runId, on: connection)
+        }
+        guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, on: connection) else {
+            throw PayrollStoreError(.notFound, "run \(runId) vanished")
+        }
         switch run.status {
         case .calculated: break
         case .calculatedWithErrors where allowErrors: break

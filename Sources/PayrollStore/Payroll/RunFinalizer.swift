@@ -53,16 +53,6 @@ public enum RunFinalizer {
         return true
     }
 
-    /// Refreshes the digest of the finished chunk holding `employeeId` (after a recalculation
-    /// replaced that payslip).
-    static func refreshChunk(tenantId: Int64, runId: Int64, employeeId: Int64, on connection: PostgresConnection) throws {
-        try connection.execute("""
-            UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(chunkDigestSQL))
-             WHERE c.tenant_id = $1 AND c.run_id = $2 AND $3 BETWEEN c.employee_id_from AND c.employee_id_to
-               AND c.finished_at IS NOT NULL
-            """, [.int(tenantId), .int(runId), .int(employeeId)])
-    }
-
     /// Sets the run's status, counters, totals and digest from its payslips and chunks.
     public static func finalize(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws {
         try connection.execute("""

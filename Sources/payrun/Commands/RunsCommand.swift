@@ -80,7 +80,7 @@ struct RunsShowCommand: ParsableCommand {
         status: \(r.status.rawValue) (version \(r.version), \(r.fiveOrMore ? "5인 이상" : "5인 미만"))
         employees: \(r.employeesDone) paid, \(r.employeesFailed) failed of \(r.employeesTotal); chunks \(r.chunksDone)/\(r.chunksTotal); warnings \(r.warningsCount)
         gross \(PayrollCommandSupport.won(r.grossWon)), deductions \(PayrollCommandSupport.won(r.totalDeductionsWon)), net \(PayrollCommandSupport.won(r.netWon))
-        input digest: \(r.inputDigestHex ?? "-")
+        input digest: \(r.inputDigestHex ?? ((r.status == .calculated || r.status == .calculatedWithErrors) ? "stale (recalculated since; recomputed at approval)" : "-"))
         """
     }
 }
