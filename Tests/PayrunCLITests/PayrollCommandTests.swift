@@ -30,7 +30,7 @@ struct PayrollCommandTests {
         guard let runId = runIds.first else { return }  // workplace 101, where employee 101001 works
 
         // 임금명세서 items of rules spec §7, and each line's method.
-        guard let text = try PayrunBinary.run(["payslip", "--tenant", "1", "--run", runId, "--employee", "101001"] + url, input: "") else { return }
+        guard let text = try PayrunBinary.run(["payslip", "--run", runId, "--employee", "101001"] + url, input: "") else { return }
         #expect(text.exitCode == 0, "\(text.stderr)")
         for item in ["성명", "사원번호", "임금지급일", "임금 총액", "기본급", "계산방법", "공제 항목", "국민연금", "소득세", "공제 총액", "실지급액",
                      "연장", "야간", "휴일", "근로일수", "총 근로시간"] {
@@ -46,7 +46,7 @@ struct PayrollCommandTests {
                                                 input: "") else { return }
         #expect(recalc.exitCode == 0, "\(recalc.stderr)")
         #expect(recalc.stdout.contains("pending correction"))
-        guard let show = try PayrunBinary.run(["runs", "show", "--tenant", "1", runId] + url, input: "") else { return }
+        guard let show = try PayrunBinary.run(["runs", "show", runId] + url, input: "") else { return }
         #expect(show.stdout.contains("status: approved"))
         #expect(show.stdout.contains("pending corrections"))
         guard let json2 = try PayrunBinary.run(["payslip", "--tenant", "1", "--run", runId, "--employee", "101001", "--format", "json"] + url,

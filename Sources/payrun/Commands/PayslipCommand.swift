@@ -15,7 +15,7 @@ struct PayslipCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Tenant id.") var tenant: Int64
+    @Option(help: "Tenant id (default: the run's, for roles that see every tenant).") var tenant: Int64?
     @Option(name: .customLong("run"), help: "Run id.") var runId: Int64
     @Option(help: "Employee id.") var employee: Int64
     @Option(help: "text or json.") var format: Format = .text
@@ -23,6 +23,7 @@ struct PayslipCommand: ParsableCommand {
     func run() throws {
         let connection = try database.connect()
         defer { connection.close() }
+        let tenant = try PayrollCommandSupport.tenant(of: runId, given: self.tenant, on: connection)
         print(try Self.render(tenant: tenant, runId: runId, employee: employee, format: format, on: connection))
     }
 

@@ -12,15 +12,17 @@ struct RunsCommand: ParsableCommand {
 struct RunsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "A tenant's runs, newest period first.")
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Tenant id.") var tenant: Int64
-    @Option(help: "At most this many.") var limit: Int = 50
+    @Option(help: "Tenant id (default: every tenant this role sees).") var tenant: Int64?
+    @Option(help: "At most this many per tenant.") var limit: Int = 50
 
     func run() throws {
         let connection = try database.connect()
         defer { connection.close() }
-        let runs = try PayrollCommandSupport.inTenant(tenant, connection) { c in try PayrollRun.list(tenantId: tenant, limit: limit, on: c) }
         print(RunsTable.header)
-        for run in runs { print(RunsTable.row(run)) }
+        for tenant in try RunScheduler.tenantIds(tenant, on: connection) {
+            let runs = try PayrollCommandSupport.inTenant(tenant, connection) { c in try PayrollRun.list(tenantId: tenant, limit: limit, on: c) }
+            for run in runs { print(RunsTable.row(run)) }
+        }
     }
 }
 
@@ -41,12 +43,13 @@ struct RunsShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "One run: status, totals, digest, failed employees with reasons, pending corrections.")
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Tenant id.") var tenant: Int64
+    @Option(help: "Tenant id (default: the run's, for roles that see every tenant).") var tenant: Int64?
     @Argument(help: "Run id.") var runId: Int64
 
     func run() throws {
         let connection = try database.connect()
         defer { connection.close() }
+        let tenant = try PayrollCommandSupport.tenant(of: runId, given: self.tenant, on: connection)
         try PayrollCommandSupport.inTenant(tenant, connection) { c in
             guard let r = try PayrollRun.fetch(tenantId: tenant, runId: runId, on: c) else {
                 throw CommandFailure("run \(runId) does not exist in tenant \(tenant)")
@@ -90,7 +93,7 @@ struct RunsApproveCommand: ParsableCommand {
         commandName: "approve", abstract: "Approve (lock) a calculated run.",
         discussion: "An approved run and its payslips never change again; later recalculations become pending corrections.")
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Tenant id.") var tenant: Int64
+    @Option(help: "Tenant id (default: the run's, for roles that see every tenant).") var tenant: Int64?
     @Option(name: .customLong("by"), help: "Who approves (recorded).") var approvedBy: String = "payrun-cli"
     @Flag(name: .customLong("allow-errors"), help: "Approve although some employees failed.") var allowErrors = false
     @Argument(help: "Run id.") var runId: Int64
@@ -98,6 +101,7 @@ struct RunsApproveCommand: ParsableCommand {
     func run() throws {
         let connection = try database.connect()
         defer { connection.close() }
+        let tenant = try PayrollCommandSupport.tenant(of: runId, given: self.tenant, on: connection)
         do {
             let approved = try PayrollCommandSupport.inTenant(tenant, connection) { c in
                 try RunApproval.approve(tenantId: tenant, runId: runId, approvedBy: approvedBy, allowErrors: allowErrors, on: c)

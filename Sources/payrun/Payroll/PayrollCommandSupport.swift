@@ -28,6 +28,16 @@ enum PayrollCommandSupport {
         }
     }
 
+    /// The tenant of `runId`: `given`, else looked up (visible to the owner/superuser, or a
+    /// BYPASSRLS role; other roles must pass --tenant).
+    static func tenant(of runId: Int64, given: Int64?, on connection: PostgresConnection) throws -> Int64 {
+        if let given { return given }
+        guard let row = try connection.queryOne("SELECT tenant_id FROM payrun.payroll_runs WHERE id = $1", [.int(runId)]) else {
+            throw CommandFailure("run \(runId) not found; pass --tenant (row-level security hides other tenants' runs from this role)")
+        }
+        return try row.int64(at: 0)
+    }
+
     static func won(_ amount: Int64?) -> String {
         guard let amount else { return "-" }
         return Money.grouped(amount) + "원"
