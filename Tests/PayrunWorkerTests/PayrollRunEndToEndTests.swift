@@ -116,3 +116,28 @@ struct PayrollRunEndToEndTests {
         #expect(after.filter { stored[$0.key] != $0.value }.count == 1)
     }
 }
+
+@Suite("Month-end periodic task")
+struct MonthEndTaskTests {
+    @Test("two worker pools with the month-end task create each due run once (catching up a missed month) and compute them")
+    func periodicMonthEndAcrossTwoPools() throws {
+        let employer = DemoEmployer(tenantId: PayrollEndToEnd.tenant, workplaces: 1, employeesPerWorkplace: 6)
+        let (database, c) = try PayrollEndToEnd.database("month_end_task", employer: employer)
+        defer { database.drop() }
+        // Scheduled on the 3rd of the following month; the workplace exists since mid-September, so
+        // on 2026-11-22 September and October are due (September was missed: catch-up), August is not.
+        try c.execute("UPDATE payrun.workplaces SET month_end_day = 3, created_at = '2026-09-15T00:00:00+09:00'")
+        let today = LocalDate(year: 2026, month: 11, day: 22)!
+        let pools = (0..<2).map { n in
+            RunningPool(WorkerPool(configuration: WorkerFixture.configuration(database.url, threads: 1, workerId: "pool-\(n)", lease: 10),
+                                   handlers: PayrollEndToEnd.handlers(chunkEmployeesMax: 4),
+                                   periodic: [MonthEndTask.task(intervalSeconds: 1) { _ in today }], logger: WorkerFixture.logger))
+        }
+        defer { pools.forEach { $0.stop() } }
+        #expect(try WorkerFixture.wait(timeout: .seconds(60)) { try PayrollEndToEnd.calculatedRuns(c) == 2 })
+        usleep(1_500_000)  // more ticks, possibly on the other pool
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payroll_runs", on: c) == 2)
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.jobs WHERE kind = 'run.plan'", on: c) == 2)
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payroll_runs WHERE period_start IN ('2026-09-01', '2026-10-01')", on: c) == 2)
+    }
+}
