@@ -28,5 +28,14 @@ let package = Package(
                 .product(name: "PayrollStore", package: rootPackage),
             ]
         ),
+        .executableTarget(
+            name: "recalc-throughput",
+            dependencies: [
+                .product(name: "JobQueue", package: rootPackage),
+                .product(name: "PostgresClient", package: rootPackage),
+                .product(name: "PayrollStore", package: rootPackage),
+                .product(name: "PayrunWorker", package: rootPackage),
+            ]
+        ),
     ]
 )
