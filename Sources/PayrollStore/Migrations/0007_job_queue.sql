@@ -1,4 +1,4 @@
--- 0005_job_queue.sql — what the JobQueue module (Sources/JobQueue) needs beyond 0001's `jobs` table.
+-- 0007_job_queue.sql — what the JobQueue module (Sources/JobQueue) needs beyond 0001's `jobs` table.
 --
 -- * Fair claiming walks the tenants that have pending jobs (a loose index scan: one index probe
 --   per tenant) and takes each tenant's most urgent jobs, so it needs pending jobs ordered by
