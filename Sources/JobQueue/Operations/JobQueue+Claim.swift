@@ -8,10 +8,13 @@ extension JobQueue {
     /// 2. `candidates`: per tenant its most urgent due jobs (priority, run_at, id), at most `$1`,
     ///    numbered 1, 2, … within the tenant (`tenant_rank`). A job whose dedup key has a job
     ///    running is left alone (same-key jobs never run at once).
-    /// 3. `locked`: candidates in (tenant_rank, priority, run_at, id) order — every tenant's
-    ///    first job before any tenant's second — locked with `FOR UPDATE SKIP LOCKED` until `$1`
-    ///    are held, so concurrent claimers take different jobs without waiting.
-    /// 4. The update leases them: fresh token, `attempts + 1`, `leased_until = now + $3 s`.
+    /// 3. `ranked`: the first 2·`$1`+16 candidates in (tenant_rank, priority, run_at, id) order —
+    ///    every tenant's first job before any tenant's second. (The cap keeps the next step an
+    ///    index nested loop: joined against all of `jobs` the planner would scan the table.)
+    /// 4. `locked`: those rows locked in that order with `FOR UPDATE SKIP LOCKED` until `$1` are
+    ///    held, so concurrent claimers take different jobs without waiting. A claim that finds
+    ///    more than `$1`+16 of them locked by other claimers returns fewer; claim again.
+    /// 5. The update leases them: fresh token, `attempts + 1`, `leased_until = now + $3 s`.
     ///
     /// Fairness guarantee: in one claim, no tenant gets its (r+1)-th job while another tenant
     /// with a claimable r-th job does not get it. So a claim of k ≥ T jobs (T tenants with due
@@ -41,10 +44,14 @@ extension JobQueue {
                     ORDER BY j.priority, j.run_at, j.id
                     LIMIT $1) c
              WHERE k.tenant_key IS NOT NULL
-        ), locked AS (
-            SELECT j.id FROM payrun.jobs j JOIN candidates c ON c.id = j.id
-             WHERE j.state = 'pending'
+        ), ranked AS (
+            SELECT c.id, c.tenant_rank, c.priority, c.run_at FROM candidates c
              ORDER BY c.tenant_rank, c.priority, c.run_at, c.id
+             LIMIT 2 * $1 + 16
+        ), locked AS (
+            SELECT j.id FROM ranked r JOIN payrun.jobs j ON j.id = r.id
+             WHERE j.state = 'pending'
+             ORDER BY r.tenant_rank, r.priority, r.run_at, r.id
              LIMIT $1
                FOR UPDATE OF j SKIP LOCKED
         )

@@ -26,6 +26,13 @@ public final class JobContext {
         self.metrics = metrics
     }
 
+    /// A context outside a pool, for testing a handler on its own: not stopping, metrics into a
+    /// private registry.
+    public convenience init(connection: PostgresConnection, job: ClaimedJob, logger: Logger, workerId: String = "test") {
+        self.init(connection: connection, job: job, logger: logger, workerId: workerId,
+                  flags: JobFlags(shutdown: false), metrics: WorkerMetrics())
+    }
+
     /// True once the worker is shutting down or this job's lease was lost: finish quickly or
     /// throw; a lost lease means nothing you write can commit anyway.
     public var shouldStop: Bool { flags.shutdown.load(ordering: .relaxed) || flags.leaseLost.load(ordering: .relaxed) }

@@ -27,7 +27,8 @@ public struct SleepJobHandler: JobHandler {
         let deadline = clock.now.advanced(by: .milliseconds(milliseconds))
         while clock.now < deadline {
             let left = clock.now.duration(to: deadline)
-            Thread.sleep(forTimeInterval: min(0.05, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+            let leftMicroseconds = left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000
+            usleep(UInt32(max(1, min(50_000, leftMicroseconds))))
         }
         try context.connection.transaction { connection in
             try connection.execute(Self.insertEffectSQL, [

@@ -38,7 +38,8 @@ struct JobExecution {
             let stillHeld = try row.bool(at: 1)
             if state == "succeeded" {
                 metrics.completed(kind: job.kind)
-                logger.info("job completed", metadata: ["ms": "\(started.duration(to: clock.now).components.seconds * 1000 + started.duration(to: clock.now).components.attoseconds / 1_000_000_000_000_000)"])
+                let elapsed = started.duration(to: clock.now)
+                logger.debug("job completed", metadata: ["ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)"])
             } else if state == "running" && stillHeld {
                 fail("handler for \(job.kind) returned without completing the job (a bug in the handler)", retryable: false, logger: logger)
             } else {

@@ -171,6 +171,7 @@ public final class WorkerPool: Sendable {
             guard let limit else { break }
             do {
                 if !listening {
+                    try JobQueue.prepareSession(on: connection)
                     try JobQueue.listen(on: connection)
                     listening = true
                 }
@@ -183,12 +184,15 @@ public final class WorkerPool: Sendable {
                         state.condition.broadcast()
                     }
                 }
-                if jobs.count == limit { continue }  // maybe more due: claim again when threads free up
+                // Claim again until a claim comes back empty: a short claim may be due to jobs
+                // locked by other claimers, not to an empty queue.
+                if !jobs.isEmpty { continue }
                 try waitForWork(connection)
             } catch {
                 if Reconnect.isConnectionLoss(error, connection: connection) {
-                    // reconnect() replays the LISTEN.
+                    // reconnect() replays the LISTEN; session settings are redone.
                     guard Reconnect.restore(connection, logger: logger, role: "claimer", keepTrying: { !self.isStopping }) else { break }
+                    do { try JobQueue.prepareSession(on: connection) } catch { listening = false }
                 } else {
                     logger.error("claim failed", metadata: ["error": "\(error)"])
                     Reconnect.sleep(milliseconds: 1000) { !self.isStopping }

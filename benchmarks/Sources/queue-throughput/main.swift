@@ -9,7 +9,8 @@
 // 1. enqueue: N jobs over K tenants in batches of 1,000 (one statement per batch).
 // 2. claim+complete: T threads, each on its own connection, loop `JobQueue.claim(limit: B)` then
 //    `JobQueue.complete(batch)` (two statements, two commits per B jobs) until the queue is empty.
-//    Reported: jobs/s from the first claim to the last completion.
+//    Reported: jobs/s from the first claim to the last completion. Claim connections run with
+//    `JobQueue.prepareSession` (jit = off), as the worker's claimer does.
 // 3. wake-up latency: an idle claimer LISTENs; S times, one job is enqueued (committed) and the
 //    time from that commit to the claimer holding the job is measured (NOTIFY → wake → claim).
 import Dispatch
@@ -89,6 +90,7 @@ print(String(format: "enqueue: %d jobs in %.2f s = %.0f jobs/s (batches of 1,000
 try connection.execute("VACUUM ANALYZE payrun.jobs")
 
 // 2. Claim + complete.
+let claimBatch = batch
 let done = Mutex<Int>(0)
 let failures = Mutex<[String]>([])
 let group = DispatchGroup()
@@ -99,10 +101,11 @@ for index in 0..<threads {
         defer { group.leave() }
         do {
             let own = try PostgresConnection(url: benchURL)
+            try JobQueue.prepareSession(on: own)
             go.wait()
             var mine = 0
             while true {
-                let jobs = try JobQueue.claim(on: own, workerId: "bench-\(index)", limit: batch, leaseSeconds: 60)
+                let jobs = try JobQueue.claim(on: own, workerId: "bench-\(index)", limit: claimBatch, leaseSeconds: 60)
                 if jobs.isEmpty { break }
                 try JobQueue.complete(jobs, on: own)
                 mine += jobs.count
@@ -132,6 +135,7 @@ Thread {
     defer { listenerDone.signal() }
     do {
         let own = try PostgresConnection(url: benchURL)
+        try JobQueue.prepareSession(on: own)
         try JobQueue.listen(on: own)
         listenerReady.signal()
         var got = 0
