@@ -23,7 +23,8 @@ struct RunChunkJobHandler: JobHandler {
                 let outcome = try ChunkProcessor.process(
                     tenantId: job.tenantId, runId: runId, version: versionValue, chunkNo: chunkValue, from: from, to: to,
                     stagingKey: key, calculate: { BatchCalculator.calculate($0) }, on: c)
-                if context.shouldStop { throw JobFailure.retryable("worker stopping or lease lost before commit") }
+                // A finished chunk is committed even when the worker is stopping; a lost lease cannot commit anyway.
+                if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
                 try JobQueue.complete(job, on: c)
                 return outcome
             } catch let error as PayrollStoreError where error.kind == .notFound {
