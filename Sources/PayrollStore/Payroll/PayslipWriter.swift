@@ -20,6 +20,7 @@ public enum PayslipWriter {
     public static func write(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
                              on connection: PostgresConnection) throws -> Int {
         guard !payslips.isEmpty else { return 0 }
+        if payslips.count == 1 { return try writeOne(payslips[0], run: run, on: connection) }
         try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
             for p in payslips {
                 try writer.row { r in
@@ -58,6 +59,40 @@ public enum PayslipWriter {
         let moved = try connection.execute("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns))
             SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid
+            \(upsertClause)
+            """, [key]).affectedRowCount ?? 0
+        try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
+        return moved
+    }
+
+    /// One payslip (a recalculation): a single parameterized upsert, skipping the staging round
+    /// trip (COPY + move + delete) that only pays off for many rows. Same columns, same conflict rule.
+    static func writeOne(_ p: ComputedPayslip, run: PayrollRun, on connection: PostgresConnection) throws -> Int {
+        var values: [PostgresValue] = [.int(run.tenantId), .int(run.id), .int(p.employeeId), .int32(run.version)]
+        let digest: PostgresValue = p.inputDigest.map { .bytea($0) } ?? .null
+        switch p.result {
+        case .success(let slip):
+            let m = slip.minutes
+            values.append(.text(slip.ruleSet))
+            values.append(digest)
+            values += [m.worked, m.regular, m.overtime, m.partTimeExcess, m.night, m.holiday, m.holidayOver8,
+                       m.weeklyAllowance, m.paidHoliday].map { .int32(Int32(clamping: $0)) }
+            values += [slip.gross, slip.nonTaxable, slip.taxable, slip.totalDeductions, slip.net].map { .int($0) }
+            values += [PayslipJSON.earnings(slip.earnings), PayslipJSON.deductions(slip.deductions), PayslipJSON.warnings(slip.warnings)]
+                .map { .text(String(decoding: $0, as: UTF8.self)) }
+            values.append(.null)
+        case .failure(let error):
+            values += [.null, digest] + Array(repeating: .null, count: 16)
+            values += [.text("[]"), .text(String(decoding: PayslipJSON.error(error), as: UTF8.self))]
+        }
+        let placeholders = (1...values.count).map { n in n >= 21 ? "$\(n)::jsonb" : "$\(n)" }.joined(separator: ", ")
+        return try connection.execute("""
+            INSERT INTO payrun.payslips AS p (\(payslipColumns)) VALUES (\(placeholders))
+            \(upsertClause)
+            """, values).affectedRowCount ?? 0
+    }
+
+    static let upsertClause = """
             ON CONFLICT (tenant_id, run_id, employee_id) DO UPDATE SET
                 run_version = EXCLUDED.run_version, revision = p.revision + 1, computed_at = now(),
                 rule_set = EXCLUDED.rule_set, input_digest = EXCLUDED.input_digest,
@@ -71,10 +106,7 @@ public enum PayslipWriter {
                 taxable_won = EXCLUDED.taxable_won, total_deductions_won = EXCLUDED.total_deductions_won,
                 net_won = EXCLUDED.net_won, earnings = EXCLUDED.earnings, deductions = EXCLUDED.deductions,
                 warnings = EXCLUDED.warnings, error = EXCLUDED.error
-            """, [key]).affectedRowCount ?? 0
-        try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
-        return moved
-    }
+            """
 
     /// jsonb's binary format: version 1, then the text.
     static func jsonb(_ text: [UInt8]) -> [UInt8] { [1] + text }

@@ -27,17 +27,17 @@ public enum Recalculation {
 
     public static func run(tenantId: Int64, employeeId: Int64, periodStart: LocalDate, reason: String? = nil,
                            stagingKey: StagingKey, on connection: PostgresConnection) throws -> Outcome {
-        guard try connection.queryOne("SELECT 1 FROM payrun.employees WHERE tenant_id = $1 AND id = $2",
-                                      [.int(tenantId), .int(employeeId)]) != nil
-        else { return .employeeNotFound }
+        // One statement: does the employee exist here, and which open run covers the period?
         guard let found = try connection.queryOne("""
-            SELECT r.id FROM payrun.payroll_runs r
-              JOIN payrun.employees e ON e.tenant_id = r.tenant_id AND e.workplace_id = r.workplace_id
-             WHERE r.tenant_id = $1 AND e.id = $2 AND $3 BETWEEN r.period_start AND r.period_end AND r.status <> 'cancelled'
-             ORDER BY r.id DESC LIMIT 1
+            SELECT r.id FROM payrun.employees e
+              LEFT JOIN LATERAL (SELECT r.id FROM payrun.payroll_runs r
+                                  WHERE r.tenant_id = e.tenant_id AND r.workplace_id = e.workplace_id
+                                    AND $3 BETWEEN r.period_start AND r.period_end AND r.status <> 'cancelled'
+                                  ORDER BY r.id DESC LIMIT 1) r ON true
+             WHERE e.tenant_id = $1 AND e.id = $2
             """, [.int(tenantId), .int(employeeId), .date(DateConversion.postgresDate(periodStart))])
-        else { return .noRun }
-        let runId = try found.int64(at: 0)
+        else { return .employeeNotFound }
+        guard let runId = try found.decode(Int64?.self, at: 0) else { return .noRun }
         // Lock the run first (same order as chunk jobs: run row, then payslips).
         guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, keyShare: true, on: connection) else { return .noRun }
         if run.status == .approved {
