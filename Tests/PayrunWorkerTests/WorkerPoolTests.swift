@@ -132,8 +132,12 @@ struct WorkerPoolTests {
             try WorkerFixture.count("SELECT count(*) FROM public.results", on: connection) == 2
         })
         let port = try #require(running.pool.metricsPort)
-        usleep(1_200_000)  // a maintenance tick refreshes the depth gauge
-        let (status, body) = try HTTP.get(port: port, path: "/metrics")
+        // The maintenance thread refreshes the depth gauge every 5 s.
+        var (status, body) = try HTTP.get(port: port, path: "/metrics")
+        _ = try WorkerFixture.wait(timeout: .seconds(8)) {
+            (status, body) = try HTTP.get(port: port, path: "/metrics")
+            return body.contains(#"payrun_queue_depth{state="due"} 0"#)
+        }
         #expect(status == 200)
         #expect(body.contains(#"payrun_jobs_claimed_total{kind="test.echo"} 2"#))
         #expect(body.contains(#"payrun_jobs_completed_total{kind="test.echo"} 2"#))

@@ -5,8 +5,12 @@ extension JobQueue {
     ///
     /// 1. `tenant_keys`: the tenants with pending jobs, by a loose index scan of
     ///    `jobs_claimable_by_tenant` (one probe per tenant; tenant-less jobs are key 0).
-    /// 2. `candidates`: per tenant its most urgent due jobs (priority, run_at, id), at most `$1`,
-    ///    numbered 1, 2, … within the tenant (`tenant_rank`). A job whose dedup key has a job
+    /// 2. `candidates`: per tenant its most urgent due jobs (priority, run_at, id), at most
+    ///    min(`$1`, ⌊(2·`$1`+16)/T⌋+1) for T tenants with pending jobs, numbered 1, 2, … within
+    ///    the tenant (`tenant_rank`). The per-tenant cap keeps the candidates near 2·`$1` however
+    ///    many jobs each tenant has queued; when tenants are unbalanced (one tenant with many jobs,
+    ///    the others with few) a claim can therefore return fewer than `$1` jobs while more are
+    ///    due — claim again (the worker claims until a claim comes back empty). A job whose dedup key has a job
     ///    running is left alone (same-key jobs never run at once).
     /// 3. `ranked`: the first 2·`$1`+16 candidates in (tenant_rank, priority, run_at, id) order —
     ///    every tenant's first job before any tenant's second. (The cap keeps the next step an
@@ -17,7 +21,7 @@ extension JobQueue {
     /// 5. The update leases them: fresh token, `attempts + 1`, `leased_until = now + $3 s`.
     ///
     /// Fairness guarantee: in one claim, no tenant gets its (r+1)-th job while another tenant
-    /// with a claimable r-th job does not get it. So a claim of k ≥ T jobs (T tenants with due
+    /// with a claimable r-th job does not get it, and no tenant gets more than ⌊(2k+16)/T⌋+1. So a claim of k ≥ T jobs (T tenants with due
     /// jobs) includes every tenant's most urgent job, and when every tenant has enough jobs each
     /// gets ⌊k/T⌋ or ⌈k/T⌉. With more tenants than k, tenants are served in order of their most
     /// urgent job's (priority, run_at): a waiting tenant's head only gets older, so it is reached
@@ -31,6 +35,8 @@ extension JobQueue {
                      WHERE j.state = 'pending' AND coalesce(j.tenant_id, 0) > k.tenant_key
                      ORDER BY coalesce(j.tenant_id, 0) LIMIT 1)
               FROM tenant_keys k WHERE k.tenant_key IS NOT NULL
+        ), tenant_count AS (
+            SELECT greatest(count(*), 1) AS n FROM tenant_keys WHERE tenant_key IS NOT NULL
         ), candidates AS (
             SELECT c.id, c.priority, c.run_at,
                    row_number() OVER (PARTITION BY k.tenant_key ORDER BY c.priority, c.run_at, c.id) AS tenant_rank
@@ -42,7 +48,7 @@ extension JobQueue {
                       AND (j.dedup_key IS NULL OR NOT EXISTS (
                             SELECT 1 FROM payrun.jobs r WHERE r.state = 'running' AND r.dedup_key = j.dedup_key))
                     ORDER BY j.priority, j.run_at, j.id
-                    LIMIT $1) c
+                    LIMIT (SELECT least($1, (2 * $1 + 16) / n + 1) FROM tenant_count)) c
              WHERE k.tenant_key IS NOT NULL
         ), ranked AS (
             SELECT c.id, c.tenant_rank, c.priority, c.run_at FROM candidates c
