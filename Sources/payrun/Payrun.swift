@@ -9,6 +9,8 @@ struct Payrun: ParsableCommand {
             Computes hours, premiums, 주휴수당, 4대보험, 간이세액 withholding and net pay, with the
             계산방법 each 임금명세서 line must show. See README.md.
             """,
-        subcommands: [CalcCommand.self, TaxCommand.self, DBCommand.self]
+        subcommands: [CalcCommand.self, TaxCommand.self, DBCommand.self,
+                      WorkerCommand.self, JobsCommand.self,
+                      ScheduleCommand.self, RunsCommand.self, PayslipCommand.self, EnqueueCommand.self, DemoCommand.self]
     )
 }

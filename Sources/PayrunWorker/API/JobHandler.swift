@@ -1,0 +1,30 @@
+import JobQueue
+
+/// Does the work of one or more job kinds.
+///
+/// Contract: do the work on `context.connection` and, in ONE transaction, write the results and
+/// call `try JobQueue.complete(context.job, on: connection)` (fenced by the lease: if it throws
+/// `JobQueueError.leaseLost` the transaction rolls back and nothing of this attempt commits).
+/// Throwing from `handle` makes the pool record a failed attempt (retried with backoff unless
+/// the error is `JobFailure.permanent`). Returning without completing the job is a bug: the pool
+/// fails the attempt with a message saying so.
+public protocol JobHandler: Sendable {
+    /// Job kinds this handler takes (e.g. `["run.chunk"]`).
+    var kinds: [String] { get }
+    func handle(_ job: ClaimedJob, context: JobContext) throws
+}
+
+/// An error a handler throws to say how its failure should be treated.
+public enum JobFailure: Error, CustomStringConvertible {
+    /// Retrying cannot help (bad payload, missing run): the job is `failed` at once.
+    case permanent(String)
+    /// Worth retrying after the backoff (the default for any other error as well).
+    case retryable(String)
+
+    public var description: String {
+        switch self {
+        case .permanent(let message): return "permanent failure: \(message)"
+        case .retryable(let message): return message
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// PayrunWorker — see ../shared/design/ARCHITECTURE.md for this module's role.
