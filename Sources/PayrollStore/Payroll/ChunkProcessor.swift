@@ -18,6 +18,8 @@ public enum ChunkProcessor {
         public var finalizedRun: Bool
         /// Set when nothing was done (run closed, replanned, …).
         public var skippedReason: String?
+        /// Where the time went.
+        public var timings = ChunkPhaseTimings()
     }
 
     /// The serial calculator (one thread).
@@ -30,6 +32,10 @@ public enum ChunkProcessor {
     public static func process(tenantId: Int64, runId: Int64, version: Int32, chunkNo: Int32, from: Int64, to: Int64,
                                stagingKey: StagingKey, calculate: Calculate = serial,
                                on connection: PostgresConnection) throws -> Outcome {
+        let clock = ContinuousClock()
+        var timings = ChunkPhaseTimings()
+        var mark = clock.now
+        func lap() -> Duration { let now = clock.now; defer { mark = now }; return now - mark }
         guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, on: connection) else {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
         }
@@ -37,7 +43,9 @@ public enum ChunkProcessor {
             return Outcome(employees: 0, failures: [], warnings: 0, finalizedRun: false, skippedReason: reason)
         }
         let chunk = try ChunkLoader.load(run: run, selection: .range(from: from, to: to), on: connection)
+        timings.load = lap()
         let computed = compute(chunk, calculate: calculate)
+        timings.compute = lap()
 
         guard let locked = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
@@ -46,7 +54,9 @@ public enum ChunkProcessor {
             return Outcome(employees: 0, failures: [], warnings: 0, finalizedRun: false, skippedReason: reason)
         }
         try PayslipWriter.write(computed, run: locked, stagingKey: stagingKey, on: connection)
+        timings.write = lap()
         let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo, on: connection)
+        timings.finish = lap()
         var failures: [(Int64, PayrollError)] = []
         var warnings = 0
         for p in computed {
@@ -55,7 +65,8 @@ public enum ChunkProcessor {
             case .failure(let error): failures.append((p.employeeId, error))
             }
         }
-        return Outcome(employees: computed.count, failures: failures, warnings: warnings, finalizedRun: finalized, skippedReason: nil)
+        return Outcome(employees: computed.count, failures: failures, warnings: warnings, finalizedRun: finalized, skippedReason: nil,
+                       timings: timings)
     }
 
     static func skipReason(_ run: PayrollRun, version: Int32) -> String? {

@@ -41,6 +41,11 @@ struct RunChunkJobHandler: JobHandler {
                 "run": "\(runId)", "employee": "\(failure.employeeId)", "field": "\(failure.error.field ?? "")",
             ])
         }
+        context.logger.debug("chunk phases", metadata: [
+            "run": "\(runId)", "chunk": "\(chunk)", "employees": "\(outcome.employees)",
+            "load_ms": "\(outcome.timings.load.wholeMilliseconds)", "compute_ms": "\(outcome.timings.compute.wholeMilliseconds)",
+            "write_ms": "\(outcome.timings.write.wholeMilliseconds)", "finish_ms": "\(outcome.timings.finish.wholeMilliseconds)",
+        ])
         context.logger.info("chunk stored", metadata: [
             "run": "\(runId)", "chunk": "\(chunk)", "employees": "\(outcome.employees)", "failed": "\(outcome.failures.count)",
             "finalized": "\(outcome.finalizedRun)",

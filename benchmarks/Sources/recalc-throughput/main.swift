@@ -136,11 +136,12 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
         try c.transaction { c in
             try TenantScope.set(job.tenantId, on: c)
-            _ = try ChunkProcessor.process(
+            let outcome = try ChunkProcessor.process(
                 tenantId: job.tenantId, runId: payloadInt(job, "runId"), version: Int32(payloadInt(job, "version")),
                 chunkNo: Int32(payloadInt(job, "chunk")), from: payloadInt(job, "from"), to: payloadInt(job, "to"),
                 stagingKey: key, on: c)
             try JobQueue.complete(job, on: c)
+            print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary)")
         }
     }
     print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (serial calculator per chunk, %d threads) = %.0f employees/s",
