@@ -134,7 +134,7 @@ public enum ChunkLoader {
 
     static func loadWorkplace(run: PayrollRun, windowStart: LocalDate, windowEnd: LocalDate,
                               on connection: PostgresConnection) throws -> WorkplaceData {
-        guard let row = try connection.queryOne(
+        guard let row = try connection.queryOnePrepared(
             "SELECT week_start FROM payrun.workplaces WHERE tenant_id = $1 AND id = $2",
             [.int(run.tenantId), .int(run.workplaceId)])
         else {
@@ -142,7 +142,7 @@ public enum ChunkLoader {
         }
         let weekStart = Weekday(key: try row.string(at: 0)) ?? .mon
         // National calendar ∪ company additions − withdrawals, over the window.
-        let rows = try connection.query("""
+        let rows = try connection.queryPrepared("""
             SELECT d, kind, name FROM (
                 SELECT h.holiday_date AS d, h.kind, h.name FROM payrun.holidays h
                  WHERE h.holiday_date BETWEEN $3 AND $4

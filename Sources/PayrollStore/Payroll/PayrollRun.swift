@@ -63,7 +63,8 @@ public struct PayrollRun: Sendable, Hashable {
     public static func fetch(tenantId: Int64, runId: Int64, forUpdate: Bool = false, keyShare: Bool = false,
                              on connection: PostgresConnection) throws -> PayrollRun? {
         let lock = forUpdate ? " FOR UPDATE" : (keyShare ? " FOR KEY SHARE" : "")
-        return try connection.queryOne(
+        // Prepared: run once or twice by every chunk and recalculation job.
+        return try connection.queryOnePrepared(
             "SELECT \(columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2\(lock)",
             [.int(tenantId), .int(runId)]
         ).map { try PayrollRun(row: $0) }

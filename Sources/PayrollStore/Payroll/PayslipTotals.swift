@@ -24,7 +24,7 @@ struct PayslipTotals {
     /// The stored payslip's contribution (zero when there is none yet).
     static func fetch(tenantId: Int64, runId: Int64, employeeId: Int64, on connection: PostgresConnection) throws -> PayslipTotals {
         var totals = PayslipTotals()
-        guard let row = try connection.queryOne("""
+        guard let row = try connection.queryOnePrepared("""
             SELECT error IS NULL, jsonb_array_length(warnings), coalesce(gross_won, 0), coalesce(non_taxable_won, 0),
                    coalesce(taxable_won, 0), coalesce(total_deductions_won, 0), coalesce(net_won, 0)
               FROM payrun.payslips WHERE tenant_id = $1 AND run_id = $2 AND employee_id = $3

@@ -86,7 +86,7 @@ public enum PayslipWriter {
             values += [.text("[]"), .text(String(decoding: PayslipJSON.error(error), as: UTF8.self))]
         }
         let placeholders = (1...values.count).map { n in n >= 21 ? "$\(n)::jsonb" : "$\(n)" }.joined(separator: ", ")
-        return try connection.execute("""
+        return try connection.executePrepared("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns)) VALUES (\(placeholders))
             \(upsertClause)
             """, values).affectedRowCount ?? 0

@@ -28,7 +28,7 @@ public enum Recalculation {
     public static func run(tenantId: Int64, employeeId: Int64, periodStart: LocalDate, reason: String? = nil,
                            stagingKey: StagingKey, on connection: PostgresConnection) throws -> Outcome {
         // One statement: does the employee exist here, and which open run covers the period?
-        guard let found = try connection.queryOne("""
+        guard let found = try connection.queryOnePrepared("""
             SELECT r.id FROM payrun.employees e
               LEFT JOIN LATERAL (SELECT r.id FROM payrun.payroll_runs r
                                   WHERE r.tenant_id = e.tenant_id AND r.workplace_id = e.workplace_id
@@ -60,7 +60,7 @@ public enum Recalculation {
         try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
         if calculated {
             let after = PayslipTotals(computed[0].result)
-            try connection.execute("""
+            try connection.executePrepared("""
                 UPDATE payrun.payroll_runs
                    SET employees_done = employees_done + $3, employees_failed = employees_failed + $4,
                        employees_total = greatest(employees_total, employees_done + $3 + employees_failed + $4),

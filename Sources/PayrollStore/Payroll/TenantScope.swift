@@ -5,6 +5,6 @@ import PostgresClient
 public enum TenantScope {
     /// Sets the transaction's tenant. Must be called inside a transaction (the setting is local).
     public static func set(_ tenantId: Int64, on connection: PostgresConnection) throws(PostgresError) {
-        try connection.execute("SELECT set_config('payrun.tenant_id', $1, true)", [.text(String(tenantId))])
+        try connection.executePrepared("SELECT set_config('payrun.tenant_id', $1, true)", [.text(String(tenantId))])
     }
 }

@@ -26,6 +26,8 @@ public final class PostgresConnection {
     var listenedChannels: [String] = []
     /// Counter for generated cursor names.
     var cursorSerial = 0
+    /// Statements prepared on this session by `executePrepared`: key (parameter types + SQL) → name.
+    var preparedStatementNames: [String: String] = [:]
 
     /// Connects. `url` is a libpq connection string or URI (`postgresql://user@host:port/db?...`).
     /// With `url == nil`, `DATABASE_URL` is used if set, otherwise libpq's environment variables
@@ -51,6 +53,7 @@ public final class PostgresConnection {
     public func close() {
         if let handle { PQfinish(handle) }
         handle = nil
+        preparedStatementNames = [:]
     }
 
     /// True if libpq considers the connection usable (it only learns it is broken when a call fails).
@@ -84,6 +87,7 @@ public final class PostgresConnection {
     public func reconnect() throws(PostgresError) {
         if let handle { PQfinish(handle) }
         handle = nil
+        preparedStatementNames = [:]  // they lived in the old session
         handle = try Self.open(connectionString)
         let channels = listenedChannels
         listenedChannels = []
