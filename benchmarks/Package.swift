@@ -21,11 +21,26 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "copy-throughput",
+            dependencies: [
+                .product(name: "PostgresClient", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
             name: "queue-throughput",
             dependencies: [
                 .product(name: "JobQueue", package: rootPackage),
                 .product(name: "PostgresClient", package: rootPackage),
                 .product(name: "PayrollStore", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
+            name: "recalc-throughput",
+            dependencies: [
+                .product(name: "JobQueue", package: rootPackage),
+                .product(name: "PostgresClient", package: rootPackage),
+                .product(name: "PayrollStore", package: rootPackage),
+                .product(name: "PayrunWorker", package: rootPackage),
             ]
         ),
     ]

@@ -10,6 +10,7 @@ struct Payrun: ParsableCommand {
             계산방법 each 임금명세서 line must show. See README.md.
             """,
         subcommands: [CalcCommand.self, TaxCommand.self, DBCommand.self,
-                      WorkerCommand.self, JobsCommand.self]
+                      WorkerCommand.self, JobsCommand.self,
+                      ScheduleCommand.self, RunsCommand.self, PayslipCommand.self, EnqueueCommand.self, DemoCommand.self]
     )
 }

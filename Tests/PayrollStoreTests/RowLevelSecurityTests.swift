@@ -14,6 +14,7 @@ struct RowLevelSecurityTests {
         ("employees", "tenant_id"), ("contracts", "tenant_id"), ("shifts", "tenant_id"),
         ("absences", "tenant_id"), ("payroll_runs", "tenant_id"), ("payslips", "tenant_id"),
         ("payslip_staging", "tenant_id"), ("pending_corrections", "tenant_id"), ("jobs", "tenant_id"),
+        ("run_chunks", "tenant_id"),  // 0008
     ]
 
     init() throws {

@@ -164,6 +164,32 @@ struct CopyTests {
         #expect(try connection.query("SELECT 1::int8")[0].int64(at: 0) == 1)
     }
 
+    @Test("values larger than the send buffer are written whole (the buffer grows)")
+    func largeValues() throws {
+        let database = try TestDatabase.create("copy_large")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE blobs (id int8, body text, raw bytea)")
+        let body = String(repeating: "가나다라", count: 200_000) // 2.4 MB of UTF-8
+        let raw = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try connection.copyIn("COPY blobs FROM STDIN (FORMAT binary)", flushThresholdBytes: 4096) { writer in
+            for id in 1...3 as ClosedRange<Int64> {
+                try writer.row { $0.int64(id); $0.text(body); $0.bytea(raw) }
+            }
+        }
+        var checked = 0
+        try connection.copyOut("COPY (SELECT id, body, raw FROM blobs ORDER BY id) TO STDOUT (FORMAT binary)") { row in
+            checked += 1
+            let id = try row.int64()
+            let text = try row.text()
+            let bytes = try row.bytea()
+            #expect(id == Int64(checked))
+            #expect(text == body)
+            #expect(bytes == raw)
+        }
+        #expect(checked == 3)
+    }
+
     @Test("COPY in text format or the wrong direction is refused with invalidUsage")
     func misuse() throws {
         let database = try TestDatabase.create("copy_misuse")

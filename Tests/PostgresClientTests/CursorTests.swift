@@ -13,7 +13,7 @@ struct CursorTests {
         var previous: Int64 = 0
         var ordered = true
         try connection.forEachRow(
-            "SELECT g::int8, repeat('x', 10) FROM generate_series(1, $1::int8) g WHERE g % $2::int8 <> 0 ORDER BY g",
+            "SELECT g::int8, repeat('x', 10) FROM generate_series(1, $1::int8) g WHERE g % $2::int8 <> 0 ORDER BY g;\n",
             [.int(25_000), .int(2)], batchSize: 1000
         ) { row in
             let value = try row.int64(at: 0)

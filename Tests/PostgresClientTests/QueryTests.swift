@@ -121,4 +121,16 @@ struct QueryTests {
         #expect(try result.map { try $0.decode(Int64.self, column: "Ident") } == [1, 2, 13, 14, 15])
         #expect(throws: PostgresError.self) { try connection.executeScript("SELECT 1; SELECT nope;") }
     }
+
+    @Test("PostgresIdentifier.quoted makes any name a safe identifier")
+    func quotedIdentifiers() throws {
+        let database = try TestDatabase.create("identifiers")
+        defer { database.drop() }
+        let connection = try database.connect()
+        let name = "pay\"slip; DROP TABLE x; --"
+        try connection.execute("CREATE TABLE \(try PostgresIdentifier.quoted(name)) (id int8)")
+        let found = try connection.query("SELECT count(*) FROM pg_class WHERE relname = $1", [.text(name)])
+        #expect(try found[0].int64(at: 0) == 1)
+        #expect(postgresError { _ = try PostgresIdentifier.quoted("") }?.kind == .invalidUsage)
+    }
 }

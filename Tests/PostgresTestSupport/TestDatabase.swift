@@ -12,7 +12,8 @@ import Darwin
 /// - if `PAYRUN_TEST_DATABASE_URL` is set, in that server (its user needs `CREATEDB`);
 /// - otherwise in a private cluster under `<repo>/.pg-test`, started once per test process with
 ///   `ops/pg start` (`PAYRUN_PG_FAST=1`: fsync off) and stopped at process exit if this process
-///   started it.
+///   started it (set `PAYRUN_TEST_KEEP_CLUSTER=1` to leave it running, e.g. when several test
+///   processes share it).
 ///
 /// Databases are dropped by `drop()`, and any left are dropped at process exit. Safe to call
 /// from tests running in parallel; works as root (ops/pg runs the server as `payrun-pg`).

@@ -1,9 +1,19 @@
 // OWNER: payroll-data helper
 import JobQueue
+import PayrollStore
 
-/// The payroll job handlers and periodic tasks `payrun worker` runs. Provided by the
-/// payroll-data helper; the queue-worker branch leaves them empty.
+/// The payroll job handlers and periodic tasks `payrun worker` runs: `run.plan`, `run.chunk`,
+/// `employee.recalc`, and the month-end scheduler.
 public enum PayrollJobHandlers {
-    public static func all() -> [any JobHandler] { [] }
-    public static func periodic() -> [PeriodicTask] { [] }
+    /// Employees per chunk when planning (`PAYRUN_CHUNK_EMPLOYEES_MAX` overrides the default 2,000).
+    public static var chunkEmployeesMax: Int {
+        if let text = ProcessEnvironment.value("PAYRUN_CHUNK_EMPLOYEES_MAX"), let n = Int(text), n > 0 { return n }
+        return RunPlanner.chunkEmployeesMaxDefault
+    }
+
+    public static func all() -> [any JobHandler] {
+        [RunPlanJobHandler(chunkEmployeesMax: chunkEmployeesMax), RunChunkJobHandler(), RecalcJobHandler()]
+    }
+
+    public static func periodic() -> [PeriodicTask] { [MonthEndTask.task()] }
 }

@@ -30,7 +30,11 @@ extension PostgresConnection {
     ) throws {
         cursorSerial += 1
         let cursor = "payrun_cursor_\(cursorSerial)"
-        try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", params)
+        var statement = Substring(sql)
+        while let last = statement.last, last == ";" || last == " " || last == "\n" || last == "\t" {
+            statement = statement.dropLast()
+        }
+        try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(statement)", params)
         do {
             while true {
                 let batch = try execute("FETCH FORWARD \(batchSize) FROM \(cursor)")

@@ -23,7 +23,7 @@ public struct BinaryCopyRow {
     }
 
     /// Reads the next field's length (-1 for NULL) and moves past it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextLength() throws(PostgresError) -> Int {
         guard offset + 4 <= byteCount else { throw .copyFormat("row ended before field \(fieldIndex) (of \(fieldCount))") }
         let length = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
@@ -33,17 +33,23 @@ public struct BinaryCopyRow {
         return length
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) throws(PostgresError) -> T {
         let length = try nextLength()
         guard length == MemoryLayout<T>.size else {
-            throw length < 0
-                ? .decoding("field \(fieldIndex - 1) is NULL; check isNull first")
-                : .decoding("field \(fieldIndex - 1) has \(length) bytes, expected \(MemoryLayout<T>.size) for \(T.self)")
+            throw Self.lengthMismatch(length, expected: MemoryLayout<T>.size, field: fieldIndex - 1)
         }
         let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
         offset += length
         return value
+    }
+
+    /// The error for a NULL or wrongly sized fixed-width field (kept out of the inlined path).
+    @usableFromInline @inline(never)
+    static func lengthMismatch(_ length: Int, expected: Int, field: Int) -> PostgresError {
+        length < 0
+            ? .decoding("field \(field) is NULL; check isNull first or use an optional reader")
+            : .decoding("field \(field) has \(length) bytes, expected \(expected)")
     }
 
     /// True if the next field is NULL (does not consume it; call `skip()` or an optional reader).

@@ -6,18 +6,28 @@ import CLibPQ
 ///
 /// Valid only inside the `copyIn` closure; not `Sendable`.
 public final class BinaryCopyWriter {
-    @usableFromInline var buffer: [UInt8]
+    /// The send buffer: `byteCount` bytes used of `byteCapacity`.
+    @usableFromInline var storage: UnsafeMutableRawPointer
+    @usableFromInline var byteCount = 0
+    @usableFromInline var byteCapacity: Int
     @usableFromInline let flushThresholdBytes: Int
-    @usableFromInline let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Rows written so far.
     public private(set) var rowCount = 0
 
     init(handle: OpaquePointer, flushThresholdBytes: Int) {
         self.handle = handle
         self.flushThresholdBytes = flushThresholdBytes
-        buffer = []
-        buffer.reserveCapacity(flushThresholdBytes + 64 * 1024)
-        buffer.append(contentsOf: BinaryCopyFormat.header)
+        byteCapacity = flushThresholdBytes + 64 * 1024
+        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 16)
+        for byte in BinaryCopyFormat.header {
+            storage.storeBytes(of: byte, toByteOffset: byteCount, as: UInt8.self)
+            byteCount += 1
+        }
+    }
+
+    deinit {
+        storage.deallocate()
     }
 
     /// Writes one row: `body` writes every column in table order (or in the order of the
@@ -25,22 +35,20 @@ public final class BinaryCopyWriter {
     /// throws, the partial row is discarded and the error rethrown.
     @inlinable
     public func row(_ body: (inout BinaryCopyRowEncoder) throws -> Void) throws {
-        var encoder = BinaryCopyRowEncoder()
-        swap(&encoder.buffer, &buffer)  // the encoder owns the bytes while `body` runs
-        let start = encoder.buffer.count
-        encoder.buffer.append(0)
-        encoder.buffer.append(0)
+        // After every row byteCount < flushThresholdBytes < byteCapacity - 2: room for the count.
+        let rowStart = byteCount
+        var encoder = BinaryCopyRowEncoder(base: storage, byteCount: rowStart + 2, byteCapacity: byteCapacity)
         do {
             try body(&encoder)
         } catch {
-            encoder.buffer.removeSubrange(start...)
-            swap(&encoder.buffer, &buffer)
+            storage = encoder.base
+            byteCapacity = encoder.byteCapacity
             throw error
         }
-        let fieldCount = UInt16(truncatingIfNeeded: encoder.fieldCount)
-        encoder.buffer[start] = UInt8(truncatingIfNeeded: fieldCount >> 8)
-        encoder.buffer[start + 1] = UInt8(truncatingIfNeeded: fieldCount)
-        swap(&encoder.buffer, &buffer)
+        storage = encoder.base
+        byteCapacity = encoder.byteCapacity
+        storage.storeBytes(of: UInt16(truncatingIfNeeded: encoder.fieldCount).bigEndian, toByteOffset: rowStart, as: UInt16.self)
+        byteCount = encoder.byteCount
         try finishRow()
     }
 
@@ -48,49 +56,87 @@ public final class BinaryCopyWriter {
     @usableFromInline
     func finishRow() throws(PostgresError) {
         rowCount += 1
-        if buffer.count >= flushThresholdBytes { try flush() }
+        if byteCount >= flushThresholdBytes { try flush() }
     }
 
     /// Sends the buffered bytes to the server.
     func flush() throws(PostgresError) {
-        guard !buffer.isEmpty else { return }
-        let status = buffer.withUnsafeBytes { raw in
-            PQputCopyData(handle, raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count))
-        }
+        guard byteCount > 0 else { return }
+        let status = PQputCopyData(handle, storage.assumingMemoryBound(to: CChar.self), Int32(byteCount))
         guard status == 1 else {
             throw PostgresError.fromConnection(handle, kind: PQstatus(handle) == CONNECTION_BAD ? .connectionLost : .other)
         }
-        buffer.removeAll(keepingCapacity: true)
+        byteCount = 0
     }
 
     func finish() throws(PostgresError) {
-        buffer.append(contentsOf: BinaryCopyFormat.trailer)
+        if byteCount + 2 > byteCapacity { try flush() }
+        storage.storeBytes(of: Int16(-1).bigEndian, toByteOffset: byteCount, as: Int16.self)
+        byteCount += 2
         try flush()
     }
 }
 
-/// Encodes the fields of one binary COPY row. Each call writes one column.
+/// Encodes the fields of one binary COPY row into the writer's buffer. Each call writes one
+/// column. Only usable inside `BinaryCopyWriter.row`.
 public struct BinaryCopyRowEncoder {
-    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var base: UnsafeMutableRawPointer
+    @usableFromInline var byteCount: Int
+    @usableFromInline var byteCapacity: Int
     @usableFromInline var fieldCount = 0
 
-    @usableFromInline init() {}
-
-    @inlinable
-    mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+    @usableFromInline
+    init(base: UnsafeMutableRawPointer, byteCount: Int, byteCapacity: Int) {
+        self.base = base
+        self.byteCount = byteCount
+        self.byteCapacity = byteCapacity
     }
 
-    @inlinable
+    /// Makes room for `bytes` more bytes.
+    @inlinable @inline(__always)
+    mutating func reserve(_ bytes: Int) {
+        if byteCount + bytes > byteCapacity { grow(bytes) }
+    }
+
+    @usableFromInline
+    mutating func grow(_ bytes: Int) {
+        let capacity = max(byteCapacity * 2, byteCount + bytes)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        larger.copyMemory(from: base, byteCount: byteCount)
+        base.deallocate()
+        base = larger
+        byteCapacity = capacity
+    }
+
+    @inlinable @inline(__always)
+    mutating func put<T: FixedWidthInteger>(_ value: T) {
+        base.storeBytes(of: value.bigEndian, toByteOffset: byteCount, as: T.self)
+        byteCount += MemoryLayout<T>.size
+    }
+
+    @inlinable @inline(__always)
     mutating func field<T: FixedWidthInteger>(_ value: T) {
-        appendInteger(Int32(MemoryLayout<T>.size))
-        appendInteger(value)
+        reserve(4 + MemoryLayout<T>.size)
+        put(Int32(MemoryLayout<T>.size))
+        put(value)
+        fieldCount += 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func field(bytes: UnsafeRawBufferPointer) {
+        reserve(4 + bytes.count)
+        put(Int32(bytes.count))
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            (base + byteCount).copyMemory(from: source, byteCount: bytes.count)
+        }
+        byteCount += bytes.count
         fieldCount += 1
     }
 
     /// SQL NULL.
     @inlinable public mutating func null() {
-        appendInteger(Int32(-1))
+        reserve(4)
+        put(Int32(-1))
         fieldCount += 1
     }
 
@@ -114,18 +160,12 @@ public struct BinaryCopyRowEncoder {
     /// `text` / `varchar` (UTF-8).
     @inlinable public mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { utf8 in
-            appendInteger(Int32(utf8.count))
-            buffer.append(contentsOf: utf8)
-        }
-        fieldCount += 1
+        value.withUTF8 { field(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// `bytea`.
     @inlinable public mutating func bytea(_ value: [UInt8]) {
-        appendInteger(Int32(value.count))
-        buffer.append(contentsOf: value)
-        fieldCount += 1
+        value.withUnsafeBytes { field(bytes: $0) }
     }
 
     /// `bigint` or NULL.

@@ -1,0 +1,164 @@
+import PayrollRules
+import PostgresClient
+
+/// Reads the inputs of some employees of a run from PostgreSQL by binary COPY and turns them into
+/// validated `PayrollInput`s, with the same validation as `payrun calc` (`PayrollInput.validated()`).
+///
+/// What is read, for the run's tenant and workplace (the caller's transaction must have set the
+/// tenant, see `TenantScope`):
+/// - employees of the workplace employed during the period (hired on or before its end, not left
+///   before its start), restricted to the selection;
+/// - their contract **in force on the reference date** = the period's last day, or the leaving day
+///   when the employee leaves inside the period. No contract on that date is an error
+///   (`contract`, missing_field); two (only possible if the exclusion constraint was bypassed) is an
+///   error too (`contract`, invalid_value) — never a guess;
+/// - shifts starting from 7 days before the period up to 7 days after it (the whole weeks around
+///   the period that the 40-hour and 주휴 tests need; exactly the window `payrun calc` accepts);
+/// - absences in the same window;
+/// - the workplace calendar: the national holidays (`payrun.holidays`) plus the workplace's
+///   additions, minus its withdrawals (`workplace_holidays.observed = false`).
+///
+/// Errors name the stored record: `shifts[id=123].end`, `absences[id=7].date`.
+public enum ChunkLoader {
+    public static func load(run: PayrollRun, selection: EmployeeSelection,
+                            on connection: PostgresConnection) throws -> LoadedChunk {
+        let tenant = run.tenantId
+        let idCondition = selection.sqlCondition
+        let windowStart = run.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
+        let windowEnd = run.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax)
+
+        let workplace = try loadWorkplace(run: run, windowStart: windowStart, windowEnd: windowEnd, on: connection)
+
+        // Employees.
+        var employees: [EmployeeRow] = []
+        try connection.copyOut("""
+            COPY (SELECT id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
+                  FROM payrun.employees
+                  WHERE tenant_id = \(tenant) AND workplace_id = \(run.workplaceId) AND id \(idCondition)
+                    AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(run.periodEnd)))
+                    AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(run.periodStart)))
+                  ORDER BY id) TO STDOUT (FORMAT binary)
+            """) { row in
+            employees.append(EmployeeRow(
+                id: try row.int64(), number: try row.optionalText(),
+                birthDate: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                hiredOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                leftOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
+        }
+        var indexById: [Int64: Int] = [:]
+        for (i, e) in employees.enumerated() { indexById[e.id] = i }
+        let employeeJoin = """
+            JOIN payrun.employees e ON e.tenant_id = x.tenant_id AND e.id = x.employee_id
+                                   AND e.workplace_id = \(run.workplaceId)
+            """
+
+        // Contracts overlapping the period.
+        var contracts = [[ContractRow]](repeating: [], count: employees.count)
+        try connection.copyOut("""
+            COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
+                         x.scheduled_mon_minutes, x.scheduled_tue_minutes, x.scheduled_wed_minutes, x.scheduled_thu_minutes,
+                         x.scheduled_fri_minutes, x.scheduled_sat_minutes, x.scheduled_sun_minutes,
+                         x.week_start, x.weekly_holiday, x.default_break_minutes,
+                         x.weekly_allowance, x.night_allowance, x.overtime_allowance, x.holiday_allowance,
+                         x.insures_national_pension, x.insures_health, x.insures_employment,
+                         x.national_pension_base_won, x.health_base_won, x.employment_base_won, x.tax,
+                         x.non_taxable_meals_won, x.non_taxable_car_allowance_won, x.non_taxable_childcare_won
+                  FROM payrun.contracts x \(employeeJoin)
+                  WHERE x.tenant_id = \(tenant) AND x.employee_id \(idCondition)
+                    AND x.effective_from <= \(DateConversion.dateLiteral(run.periodEnd))
+                    AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(run.periodStart)))
+                  ORDER BY x.employee_id, x.effective_from) TO STDOUT (FORMAT binary)
+            """) { row in
+            let employeeId = try row.int64()
+            let contract = try ContractRow(row: &row)
+            if let i = indexById[employeeId] { contracts[i].append(contract) }
+        }
+
+        // Shifts in the window.
+        var shifts = [[ShiftRow]](repeating: [], count: employees.count)
+        try connection.copyOut("""
+            COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes,
+                         (SELECT string_agg((extract(epoch FROM lower(r)) / 60)::bigint::text || '-'
+                                            || (extract(epoch FROM upper(r)) / 60)::bigint::text, ',')
+                            FROM unnest(x.breaks) AS r)
+                  FROM payrun.shifts x \(employeeJoin)
+                  WHERE x.tenant_id = \(tenant) AND x.employee_id \(idCondition)
+                    AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
+                    AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
+                  ORDER BY x.employee_id, x.starts_at, x.id) TO STDOUT (FORMAT binary)
+            """) { row in
+            let employeeId = try row.int64()
+            let shift = ShiftRow(id: try row.int64(), startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
+                                 breakMinutes: try row.optionalInt32(), breaks: try row.optionalText())
+            if let i = indexById[employeeId] { shifts[i].append(shift) }
+        }
+
+        // Absences in the window.
+        var absences = [[AbsenceRow]](repeating: [], count: employees.count)
+        try connection.copyOut("""
+            COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
+                  FROM payrun.absences x \(employeeJoin)
+                  WHERE x.tenant_id = \(tenant) AND x.employee_id \(idCondition)
+                    AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
+                  ORDER BY x.employee_id, x.absence_date, x.id) TO STDOUT (FORMAT binary)
+            """) { row in
+            let employeeId = try row.int64()
+            let absence = AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
+                                     kind: try row.text())
+            if let i = indexById[employeeId] { absences[i].append(absence) }
+        }
+
+        var loaded: [LoadedEmployee] = []
+        loaded.reserveCapacity(employees.count)
+        for (i, e) in employees.enumerated() {
+            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: contracts[i],
+                                    shifts: shifts[i], absences: absences[i])
+            let digest: [UInt8]? = (try? result.get()).map(InputDigest.digest)
+            loaded.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
+        }
+        var missing: [Int64] = []
+        if case .one(let id) = selection, indexById[id] == nil { missing.append(id) }
+        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing)
+    }
+
+    // MARK: Workplace
+
+    struct WorkplaceData {
+        var weekStart: Weekday
+        var calendar: HolidayCalendar
+    }
+
+    static func loadWorkplace(run: PayrollRun, windowStart: LocalDate, windowEnd: LocalDate,
+                              on connection: PostgresConnection) throws -> WorkplaceData {
+        guard let row = try connection.queryOne(
+            "SELECT week_start FROM payrun.workplaces WHERE tenant_id = $1 AND id = $2",
+            [.int(run.tenantId), .int(run.workplaceId)])
+        else {
+            throw PayrollStoreError(.notFound, "workplace \(run.workplaceId) of run \(run.id) does not exist in tenant \(run.tenantId)")
+        }
+        let weekStart = Weekday(key: try row.string(at: 0)) ?? .mon
+        // National calendar ∪ company additions − withdrawals, over the window.
+        let rows = try connection.query("""
+            SELECT d, kind, name FROM (
+                SELECT h.holiday_date AS d, h.kind, h.name FROM payrun.holidays h
+                 WHERE h.holiday_date BETWEEN $3 AND $4
+                   AND NOT EXISTS (SELECT 1 FROM payrun.workplace_holidays w
+                                    WHERE w.tenant_id = $1 AND w.workplace_id = $2 AND w.holiday_date = h.holiday_date)
+                UNION ALL
+                SELECT w.holiday_date, w.kind, w.name FROM payrun.workplace_holidays w
+                 WHERE w.tenant_id = $1 AND w.workplace_id = $2 AND w.observed
+                   AND w.holiday_date BETWEEN $3 AND $4) AS t
+            ORDER BY d
+            """,
+            [.int(run.tenantId), .int(run.workplaceId), .date(DateConversion.postgresDate(windowStart)),
+             .date(DateConversion.postgresDate(windowEnd))])
+        var entries: [HolidayCalendar.Entry] = []
+        for row in rows {
+            let date = DateConversion.localDate(try row.date(at: 0))
+            let kind = HolidayKind(rawValue: try row.string(at: 1)) ?? .company
+            entries.append(HolidayCalendar.Entry(date: date, kind: kind, name: try row.string(at: 2), source: "database"))
+        }
+        return WorkplaceData(weekStart: weekStart, calendar: HolidayCalendar(entries))
+    }
+}

@@ -1,0 +1,86 @@
+import PayrollRules
+import PostgresClient
+
+/// Computes one planned chunk of a run and stores it, in the caller's transaction (the chunk job's,
+/// tenant set): load by COPY → compute the valid inputs with `calculate` (the worker passes
+/// `BatchCalculator.calculate`, tests may pass a serial map of `PayrollCalculator.calculate`) →
+/// lock the run row → store every employee's payslip or error → mark the chunk finished and
+/// finalize the run if it was the last. Loading and computing happen before the lock.
+public enum ChunkProcessor {
+    public typealias Calculate = @Sendable ([PayrollInput]) -> [Result<Payslip, PayrollError>]
+
+    public struct Outcome: Sendable {
+        public var employees: Int
+        /// Employees whose payslip carries an error, with the reason.
+        public var failures: [(employeeId: Int64, error: PayrollError)]
+        public var warnings: Int
+        /// True when this chunk was the last and the run is now calculated.
+        public var finalizedRun: Bool
+        /// Set when nothing was done (run closed, replanned, …).
+        public var skippedReason: String?
+    }
+
+    /// The serial calculator (one thread).
+    public static let serial: Calculate = { inputs in
+        inputs.map { input in
+            do throws(PayrollError) { return .success(try PayrollCalculator.calculate(input)) } catch { return .failure(error) }
+        }
+    }
+
+    public static func process(tenantId: Int64, runId: Int64, version: Int32, chunkNo: Int32, from: Int64, to: Int64,
+                               stagingKey: StagingKey, calculate: Calculate = serial,
+                               on connection: PostgresConnection) throws -> Outcome {
+        guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, on: connection) else {
+            throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
+        }
+        if let reason = skipReason(run, version: version) {
+            return Outcome(employees: 0, failures: [], warnings: 0, finalizedRun: false, skippedReason: reason)
+        }
+        let chunk = try ChunkLoader.load(run: run, selection: .range(from: from, to: to), on: connection)
+        let computed = compute(chunk, calculate: calculate)
+
+        guard let locked = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else {
+            throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
+        }
+        if let reason = skipReason(locked, version: version) {
+            return Outcome(employees: 0, failures: [], warnings: 0, finalizedRun: false, skippedReason: reason)
+        }
+        try PayslipWriter.write(computed, run: locked, stagingKey: stagingKey, on: connection)
+        let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo, on: connection)
+        var failures: [(Int64, PayrollError)] = []
+        var warnings = 0
+        for p in computed {
+            switch p.result {
+            case .success(let slip): warnings += slip.warnings.count
+            case .failure(let error): failures.append((p.employeeId, error))
+            }
+        }
+        return Outcome(employees: computed.count, failures: failures, warnings: warnings, finalizedRun: finalized, skippedReason: nil)
+    }
+
+    static func skipReason(_ run: PayrollRun, version: Int32) -> String? {
+        if run.status.isClosed { return "run \(run.id) is \(run.status.rawValue)" }
+        if run.version != version { return "run \(run.id) is at version \(run.version), the job was planned for version \(version)" }
+        if run.status == .planned { return "run \(run.id) is not planned yet" }
+        return nil
+    }
+
+    /// Computes the valid inputs of `chunk` with `calculate`; invalid ones keep their load error.
+    public static func compute(_ chunk: LoadedChunk, calculate: Calculate) -> [ComputedPayslip] {
+        var inputs: [PayrollInput] = []
+        var slots: [Int] = []
+        inputs.reserveCapacity(chunk.employees.count)
+        for (i, e) in chunk.employees.enumerated() {
+            if case .success(let input) = e.input { inputs.append(input); slots.append(i) }
+        }
+        let results = calculate(inputs)
+        precondition(results.count == inputs.count, "the calculator returned \(results.count) results for \(inputs.count) inputs")
+        var computed = chunk.employees.map { e -> ComputedPayslip in
+            let failure: Result<Payslip, PayrollError>
+            if case .failure(let error) = e.input { failure = .failure(error) } else { failure = .failure(PayrollError(.invalidValue, "not computed")) }
+            return ComputedPayslip(employeeId: e.employeeId, result: failure, inputDigest: e.inputDigest)
+        }
+        for (k, i) in slots.enumerated() { computed[i].result = results[k] }
+        return computed
+    }
+}

@@ -1,0 +1,70 @@
+import PayrollRules
+
+/// SHA-256 over a canonical byte encoding of one `PayrollInput`: every field that can change a
+/// payslip, in a fixed order, integers big-endian, strings length-prefixed. Two inputs with the
+/// same digest produce the same payslip under the same rules; a clean run and a rerun after a
+/// crash can be compared by digest.
+public enum InputDigest {
+    public static func digest(_ input: PayrollInput) -> [UInt8] {
+        var e = Encoder()
+        e.int(Int64(input.periodStart.daysSinceEpoch))
+        e.int(Int64(input.periodEnd.daysSinceEpoch))
+        e.int(Int64(input.payDate.daysSinceEpoch))
+        e.bool(input.workplace.fiveOrMore)
+        let window = (input.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax),
+                      input.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax))
+        let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries
+            .filter { $0.date >= window.0 && $0.date <= window.1 }
+        e.int(Int64(holidays.count))
+        for h in holidays { e.int(Int64(h.date.daysSinceEpoch)); e.string(h.kind.rawValue) }
+        let employee = input.employee
+        e.string(employee.id)
+        e.optionalDate(employee.birthDate)
+        e.optionalDate(employee.hiredOn)
+        e.optionalDate(employee.leftOn)
+        e.int(Int64(employee.family))
+        e.int(Int64(employee.children8to20))
+        e.int(Int64(employee.withholdingRatio))
+        let c = input.contract
+        e.string(c.wageType.rawValue)
+        e.int(c.wageWon)
+        for m in c.scheduleMinutes { e.int(Int64(m)) }
+        e.int(Int64(c.weekStart.rawValue))
+        e.int(Int64(c.weeklyHoliday.rawValue))
+        e.optional(c.defaultBreakMinutes.map(Int64.init))
+        for s in [c.weeklyAllowance, c.nightAllowance, c.overtimeAllowance, c.holidayAllowance] { e.string(s.rawValue) }
+        e.bool(c.insurance.nationalPension)
+        e.bool(c.insurance.health)
+        e.bool(c.insurance.employment)
+        e.optional(c.insuranceBase.nationalPensionWon)
+        e.optional(c.insuranceBase.healthWon)
+        e.optional(c.insuranceBase.employmentWon)
+        e.string(c.tax.rawValue)
+        e.int(c.nonTaxable.mealsWon)
+        e.int(c.nonTaxable.carAllowanceWon)
+        e.int(c.nonTaxable.childcareWon)
+        e.int(Int64(input.shifts.count))
+        for s in input.shifts {
+            e.int(s.start.value)
+            e.int(s.end.value)
+            e.optional(s.breakMinutes.map(Int64.init))
+            e.int(Int64(s.breaks.count))
+            for b in s.breaks { e.int(b.start.value); e.int(b.end.value) }
+        }
+        e.int(Int64(input.absences.count))
+        for a in input.absences { e.int(Int64(a.date.daysSinceEpoch)); e.string(a.kind.rawValue) }
+        return SHA256.digest(e.bytes)
+    }
+
+    struct Encoder {
+        var bytes: [UInt8] = []
+        init() { bytes.reserveCapacity(1024) }
+        mutating func int(_ v: Int64) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
+        mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+        mutating func string(_ s: String) { int(Int64(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
+        mutating func optional(_ v: Int64?) {
+            if let v { bytes.append(1); int(v) } else { bytes.append(0) }
+        }
+        mutating func optionalDate(_ d: LocalDate?) { optional(d.map { Int64($0.daysSinceEpoch) }) }
+    }
+}

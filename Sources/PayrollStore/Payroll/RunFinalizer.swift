@@ -1,0 +1,77 @@
+import PostgresClient
+
+/// Chunk completion and run finalization. The last chunk to commit marks the run `calculated` (or
+/// `calculated_with_errors` when any payslip carries an error) with totals, error and warning
+/// counts and the input digest = SHA-256 over the chunk digests in chunk order, where a chunk's
+/// digest is SHA-256 over (employee id, payslip input digest) in employee-id order.
+///
+/// Race-free: `completeChunk` first locks the run row (`SELECT … FOR UPDATE`), so chunk
+/// completions of one run commit one after the other, and the count of finished chunks it then
+/// reads (a new statement, hence a new snapshot under READ COMMITTED) includes every chunk that
+/// committed before it. Exactly one transaction sees the count reach the total.
+public enum RunFinalizer {
+    /// A chunk's digest from the stored payslips in its range (an error's text stands in for a
+    /// missing input digest, so a failed employee still counts).
+    static let chunkDigestSQL = """
+        SELECT sha256(coalesce(string_agg(int8send(p.employee_id)
+                                          || coalesce(p.input_digest, sha256(convert_to(p.error::text, 'UTF8'))),
+                                          ''::bytea ORDER BY p.employee_id), ''::bytea)),
+               count(*) FILTER (WHERE p.error IS NULL), count(*) FILTER (WHERE p.error IS NOT NULL)
+          FROM payrun.payslips p
+         WHERE p.tenant_id = c.tenant_id AND p.run_id = c.run_id
+           AND p.employee_id BETWEEN c.employee_id_from AND c.employee_id_to
+        """
+
+    /// Records chunk `chunkNo` as finished and finalizes the run if it was the last. Call in the
+    /// chunk job's transaction after `PayslipWriter.write`. Returns true if this call finalized the run.
+    @discardableResult
+    public static func completeChunk(tenantId: Int64, runId: Int64, chunkNo: Int32,
+                                     on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("SELECT 1 FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2 FOR UPDATE",
+                               [.int(tenantId), .int(runId)])
+        try connection.execute("""
+            UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(chunkDigestSQL)),
+                   finished_at = now()
+             WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
+            """, [.int(tenantId), .int(runId), .int32(chunkNo)])
+        guard let row = try connection.queryOne("""
+            UPDATE payrun.payroll_runs r
+               SET chunks_done = (SELECT count(*) FROM payrun.run_chunks c
+                                   WHERE c.tenant_id = r.tenant_id AND c.run_id = r.id AND c.finished_at IS NOT NULL),
+                   updated_at = now()
+             WHERE r.tenant_id = $1 AND r.id = $2
+            RETURNING chunks_done, chunks_total, status
+            """, [.int(tenantId), .int(runId)])
+        else { throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)") }
+        let done = try row.int32(at: 0), total = try row.int32(at: 1)
+        // A chunk rerun on an already calculated run refreshes its totals and digest too.
+        let status = try row.string(at: 2)
+        let finalizable: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
+                                        PayrollRunStatus.calculatedWithErrors.rawValue]
+        guard done >= total, finalizable.contains(status) else { return false }
+        try finalize(tenantId: tenantId, runId: runId, on: connection)
+        return true
+    }
+
+    /// Sets the run's status, counters, totals and digest from its payslips and chunks.
+    public static func finalize(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws {
+        try connection.execute("""
+            UPDATE payrun.payroll_runs r
+               SET status = CASE WHEN s.failed > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
+                   employees_total = greatest(r.employees_total, s.ok + s.failed),
+                   employees_done = s.ok, employees_failed = s.failed, warnings_count = s.warnings,
+                   gross_won = s.gross, non_taxable_won = s.non_taxable, taxable_won = s.taxable,
+                   total_deductions_won = s.deductions, net_won = s.net,
+                   input_digest = d.digest, calculated_at = now(), updated_at = now()
+              FROM (SELECT count(*) FILTER (WHERE error IS NULL) AS ok, count(*) FILTER (WHERE error IS NOT NULL) AS failed,
+                           coalesce(sum(jsonb_array_length(warnings)), 0) AS warnings,
+                           coalesce(sum(gross_won), 0) AS gross, coalesce(sum(non_taxable_won), 0) AS non_taxable,
+                           coalesce(sum(taxable_won), 0) AS taxable, coalesce(sum(total_deductions_won), 0) AS deductions,
+                           coalesce(sum(net_won), 0) AS net
+                      FROM payrun.payslips WHERE tenant_id = $1 AND run_id = $2) AS s,
+                   (SELECT sha256(coalesce(string_agg(input_digest, ''::bytea ORDER BY chunk_no), ''::bytea)) AS digest
+                      FROM payrun.run_chunks WHERE tenant_id = $1 AND run_id = $2) AS d
+             WHERE r.tenant_id = $1 AND r.id = $2
+            """, [.int(tenantId), .int(runId)])
+    }
+}

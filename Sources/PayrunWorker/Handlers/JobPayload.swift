@@ -1,0 +1,47 @@
+import PayrollStore
+typealias StagingKeyValue = PayrollStore.StagingKey
+import JobQueue
+import PayrollRules
+
+/// Reads the JSON object payload of a payroll job; malformed payloads fail the job permanently.
+struct JobPayload {
+    let object: JSONObject
+    let job: ClaimedJob
+
+    init(_ job: ClaimedJob) throws {
+        self.job = job
+        guard case .object(let object)? = try? JSONParser.parse(job.payload) else {
+            throw JobFailure.permanent("\(job.kind) job \(job.id): payload is not a JSON object: \(job.payload.prefix(200))")
+        }
+        self.object = object
+    }
+
+    func int(_ key: String) throws -> Int64 {
+        guard case .number(let n)? = object[key], let value = n.int64 else {
+            throw JobFailure.permanent("\(job.kind) job \(job.id): payload needs an integer '\(key)': \(job.payload.prefix(200))")
+        }
+        return value
+    }
+
+    func date(_ key: String) throws -> LocalDate {
+        guard case .string(let text)? = object[key], let date = LocalDate(iso: text) else {
+            throw JobFailure.permanent("\(job.kind) job \(job.id): payload needs a date '\(key)' (YYYY-MM-DD): \(job.payload.prefix(200))")
+        }
+        return date
+    }
+
+    func optionalString(_ key: String) -> String? {
+        if case .string(let text)? = object[key] { return text }
+        return nil
+    }
+}
+
+extension ClaimedJob {
+    /// The lease token as the staging key of this attempt's payslips.
+    func stagingKey() throws -> StagingKeyValue {
+        guard let key = StagingKeyValue(uuid: leaseToken) else {
+            throw JobFailure.permanent("job \(id): lease token \(leaseToken) is not a UUID")
+        }
+        return key
+    }
+}

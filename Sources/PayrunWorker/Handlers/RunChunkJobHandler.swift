@@ -1,0 +1,49 @@
+import JobQueue
+import PayrollEngine
+import PayrollStore
+
+/// `run.chunk` `{"runId", "version", "chunk", "from", "to"}`: loads the chunk by COPY, computes it
+/// with `BatchCalculator` (DispatchQueue.concurrentPerform), stores payslips through the staging
+/// table, marks the chunk finished (the last one finalizes the run), and completes the job — all
+/// in one transaction, fenced by the lease.
+struct RunChunkJobHandler: JobHandler {
+    var kinds: [String] { [PayrollJobKind.chunk] }
+
+    func handle(_ job: ClaimedJob, context: JobContext) throws {
+        let payload = try JobPayload(job)
+        let runId = try payload.int("runId"), version = try payload.int("version"), chunk = try payload.int("chunk")
+        let from = try payload.int("from"), to = try payload.int("to")
+        guard let versionValue = Int32(exactly: version), let chunkValue = Int32(exactly: chunk), from <= to else {
+            throw JobFailure.permanent("run.chunk job \(job.id): bad version/chunk/range in \(job.payload)")
+        }
+        let key = try job.stagingKey()
+        let outcome = try context.connection.transaction { c in
+            try context.scopeToTenant(c)
+            do {
+                let outcome = try ChunkProcessor.process(
+                    tenantId: job.tenantId, runId: runId, version: versionValue, chunkNo: chunkValue, from: from, to: to,
+                    stagingKey: key, calculate: { BatchCalculator.calculate($0) }, on: c)
+                // A finished chunk is committed even when the worker is stopping; a lost lease cannot commit anyway.
+                if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
+                try JobQueue.complete(job, on: c)
+                return outcome
+            } catch let error as PayrollStoreError where error.kind == .notFound {
+                throw JobFailure.permanent(error.description)
+            }
+        }
+        context.recordEmployeesComputed(outcome.employees)
+        if let reason = outcome.skippedReason {
+            context.logger.notice("chunk skipped: \(reason)", metadata: ["run": "\(runId)", "chunk": "\(chunk)"])
+            return
+        }
+        for failure in outcome.failures {
+            context.logger.warning("employee failed: \(failure.error)", metadata: [
+                "run": "\(runId)", "employee": "\(failure.employeeId)", "field": "\(failure.error.field ?? "")",
+            ])
+        }
+        context.logger.info("chunk stored", metadata: [
+            "run": "\(runId)", "chunk": "\(chunk)", "employees": "\(outcome.employees)", "failed": "\(outcome.failures.count)",
+            "finalized": "\(outcome.finalizedRun)",
+        ])
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The private PostgreSQL cluster of `ops/pg`, for `payrun demo` on a machine without a database.
+struct PrivateCluster {
+    let script: String
+    let directory: String
+
+    /// Finds `ops/pg` above the executable or the current directory.
+    static func locate() -> PrivateCluster? {
+        var starts: [URL] = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        starts.append(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent())
+        for start in starts {
+            var dir = start
+            for _ in 0..<8 {
+                let candidate = dir.appendingPathComponent("ops/pg").path
+                if FileManager.default.isExecutableFile(atPath: candidate) {
+                    return PrivateCluster(script: candidate, directory: dir.appendingPathComponent(".pg-demo").path)
+                }
+                dir.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }
+
+    /// Runs `ops/pg <command>` through `system()` (Foundation's Process waits on descriptors the
+    /// server that `start` daemonizes inherits, and would never return); returns the exit status and
+    /// stdout (collected in a file). stderr passes through when `verbose`.
+    @discardableResult
+    func run(_ command: String, verbose: Bool = false) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("payrun-ops-pg-\(getpid())-\(command).out").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let line = "PAYRUN_PG_DIR=\(Self.quoted(directory)) PAYRUN_PG_FAST=1 \(Self.quoted(script)) \(command) >\(Self.quoted(outputPath))"
+            + (verbose ? "" : " 2>/dev/null") + " </dev/null"
+        let status = system(line)
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let exitCode: Int32 = status == -1 ? -1 : (status >> 8) & 0xFF
+        return (exitCode, String(decoding: data, as: UTF8.self))
+    }
+
+    static func quoted(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    /// The same server URL pointing at `database`.
+    static func url(_ serverURL: String, database: String) -> String {
+        for scheme in ["postgresql://", "postgres://"] where serverURL.hasPrefix(scheme) {
+            let rest = serverURL.dropFirst(scheme.count)
+            let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
+            let authorityAndPath = rest[..<queryStart]
+            let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
+            return scheme + authority + "/" + database + rest[queryStart...]
+        }
+        return serverURL + " dbname=\(database)"
+    }
+}
