@@ -48,10 +48,3 @@ END $$;
 
 REVOKE ALL ON FUNCTION payrun.enqueue_job(text, bigint, jsonb, text, smallint, timestamptz, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION payrun.enqueue_job(text, bigint, jsonb, text, smallint, timestamptz, integer) TO payrun_worker;
-
--- A queue table churns: every claim and completion leaves a dead row version, and the partial
--- indexes keep entries for them until VACUUM, which every claim then has to step over. Vacuum it
--- after 1 % of its rows (or 1,000) changed instead of the default 20 %, without throttling.
-ALTER TABLE payrun.jobs SET (
-    autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 1000,
-    autovacuum_vacuum_cost_delay = 0, autovacuum_analyze_scale_factor = 0.02);

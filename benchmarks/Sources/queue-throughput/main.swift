@@ -127,7 +127,7 @@ print(String(format: "claim+complete: %d jobs, %d threads, batch %d, %d tenants:
              tenants, milliseconds(runTime) / 1000, Double(completed) / (milliseconds(runTime) / 1000)))
 
 // 3. Wake-up latency of an idle claimer. First VACUUM the table, as autovacuum (tuned for this
-//    table in migration 0007) does in steady state: right after the run above the partial indexes
+//    table in migration 0009) does in steady state: right after the run above the partial indexes
 //    hold an entry per claimed job, which an idle claim would otherwise step over.
 try connection.execute("VACUUM payrun.jobs")
 let claimedAt = Mutex<[Int64: ContinuousClock.Instant]>([:])
