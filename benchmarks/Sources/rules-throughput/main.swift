@@ -14,14 +14,16 @@ import PayrollRules
 var employees = 100_000
 var threads = 1
 var repetitions = 5
+var printsDigest = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
     case "--employees": employees = Int(arguments.next() ?? "") ?? employees
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--repeat": repetitions = Int(arguments.next() ?? "") ?? repetitions
+    case "--digest": printsDigest = true
     default:
-        print("usage: rules-throughput [--employees N] [--threads T] [--repeat R]")
+        print("usage: rules-throughput [--employees N] [--threads T] [--repeat R] [--digest]")
         exit(2)
     }
 }
@@ -45,6 +47,35 @@ func checksum(_ results: [Result<Payslip, PayrollError>]) -> (net: Int64, method
     return (net, bytes, failures)
 }
 
+/// FNV-1a over every field of every result (amounts, minutes, rates, every `method` and warning
+/// text, error descriptions): `--digest` prints it so that an optimisation can be checked to leave
+/// every output byte-identical, not only the sums of the checksum line.
+func digest(_ results: [Result<Payslip, PayrollError>]) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    func bytes(_ s: String) { for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }; h = (h ^ 0xff) &* 0x100_0000_01b3 }
+    func int(_ v: Int64?) { bytes(v.map { String($0) } ?? "nil") }
+    for r in results {
+        switch r {
+        case .success(let p):
+            bytes(p.employeeId); bytes(p.ruleSet)
+            let m = p.minutes
+            for v in [m.worked, m.regular, m.overtime, m.partTimeExcess, m.night, m.holiday, m.holidayOver8,
+                      m.weeklyAllowance, m.paidHoliday] { int(v) }
+            for e in p.earnings {
+                bytes(e.code.rawValue); int(e.minutes); bytes(e.rate?.description ?? "nil"); bytes(e.multiplier ?? "nil")
+                int(e.amount); bytes(e.method)
+            }
+            int(p.gross); int(p.nonTaxable); int(p.taxable)
+            for d in p.deductions { bytes(d.code.rawValue); int(d.base); int(d.amount); bytes(d.method) }
+            int(p.totalDeductions); int(p.net)
+            for w in p.warnings { bytes(w.code.rawValue); bytes(w.message); bytes(w.date?.description ?? "nil") }
+        case .failure(let e):
+            bytes("failure"); bytes(e.description)
+        }
+    }
+    return h
+}
+
 let clock = ContinuousClock()
 var seconds: [Double] = []
 var last: (net: Int64, methodBytes: Int, failures: Int) = (0, 0, 0)
@@ -54,6 +85,7 @@ for _ in 0..<repetitions {
     let elapsed = clock.now - start
     seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     last = checksum(results)
+    if printsDigest && seconds.count == repetitions { print("  digest: \(String(digest(results), radix: 16))") }
 }
 seconds.sort()
 let best = seconds.first!, median = seconds[seconds.count / 2]
