@@ -40,6 +40,8 @@ enum ExactMath {
     /// n / d in lowest terms, or nil when it does not fit in `Rational`'s `Int64`s.
     static func rational(_ n: Int128, _ d: Int128) -> Rational? {
         guard d != 0 else { return nil }
+        // Both in `Int64` (the usual case): reduce there; the result is the same fraction.
+        if let n64 = Int64(exactly: n), let d64 = Int64(exactly: d), let r = Rational(reducing64: n64, d64) { return r }
         var a = n < 0 ? -n : n, b = d < 0 ? -d : d
         while b != 0 { (a, b) = (b, a % b) }
         let g = a == 0 ? 1 : a

@@ -82,14 +82,18 @@ public enum EarningsCalculator {
         // Lines.
         var lines: [EarningLine] = []
         lines.reserveCapacity(8)
-        let rateText = PayMethodText.rate(rate)
-        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64) throws(PayrollError) {
+        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64,
+                 suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) {
             guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
                                                  120 * Int128(rate.denominator)) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
+            let method = MethodText.make { text in
+                text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
+                suffix(&text)
+            }
             lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                     amount: amount, method: PayMethodText.line(minutes: minutes, rateText: rateText, multiplierHalves: halves)))
+                                     amount: amount, method: method))
         }
         var salaryExact = Rational.zero
         if contract.wageType == .monthly {
@@ -100,15 +104,21 @@ public enum EarningsCalculator {
                 throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
             }
             salaryExact = exact
-            var prorationText = ""
-            for (i, term) in proration.terms.enumerated() {
-                if i > 0 { prorationText += " + " }
-                prorationText += String(term.days) + "/" + String(term.ofDays)
+            let method = MethodText.make { text in
+                text.add("월급 ")
+                text.won(contract.wageWon)
+                text.add("원 × ")
+                if proration.terms.count > 1 { text.add("(") }
+                for (i, term) in proration.terms.enumerated() {
+                    if i > 0 { text.add(" + ") }
+                    text.int(Int(term.days))
+                    text.add("/")
+                    text.int(Int(term.ofDays))
+                }
+                if proration.terms.count > 1 { text.add(")") }
             }
-            if proration.terms.count > 1 { prorationText = "(" + prorationText + ")" }
             lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
-                                     amount: exact.ceil,
-                                     method: "월급 " + Money.grouped(contract.wageWon) + "원 × " + prorationText))
+                                     amount: exact.ceil, method: method))
             let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
             if extra > 0 { try add(.basePay, extra, halves: 2) }
         } else {
@@ -127,19 +137,27 @@ public enum EarningsCalculator {
             guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
-            lines.append(EarningLine(
-                code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1", amount: amount,
-                method: PayMethodText.hours(fifthsOfMinute: weekly.fifthsPerWeek) + " × " + String(weekly.paidDays.count) + "주 × " + rateText))
+            let method = MethodText.make { text in
+                text.hours(fifthsOfMinute: weekly.fifthsPerWeek)
+                text.add(" × ")
+                text.int(weekly.paidDays.count)
+                text.add("주 × ")
+                text.rate(rate)
+            }
+            lines.append(EarningLine(code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1",
+                                     amount: amount, method: method))
         }
         if buckets.paidHoliday > 0 {
-            let before = lines.count
-            try add(.paidHoliday, buckets.paidHoliday, halves: 2)
-            var dates = ""
-            for (i, h) in paidHolidays.enumerated() {
-                let c = DayMath.date(h.day).components
-                dates += (i == 0 ? " (" : ", ") + LocalDate.pad(c.month, 2) + "-" + LocalDate.pad(c.day, 2)
+            try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
+                for (i, h) in paidHolidays.enumerated() {
+                    let c = DayMath.date(h.day).components
+                    text.add(i == 0 ? " (" : ", ")
+                    text.pad2(c.month)
+                    text.add("-")
+                    text.pad2(c.day)
+                }
+                text.add(")")
             }
-            lines[before].method += dates + ")"
         }
 
         // Warnings: §54 and minimum wage by date, then omitted statutory allowances.
