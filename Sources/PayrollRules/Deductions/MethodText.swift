@@ -11,6 +11,7 @@ struct MethodText {
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
     /// Runs `build` on an empty text and returns it as a `String`.
+    @inline(__always)
     static func make(_ build: (inout MethodText) -> Void) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacityBytes) { scratch in
             var text = MethodText(scratch)
@@ -19,6 +20,7 @@ struct MethodText {
         }
     }
 
+    @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = min(bytes.count, buffer.count - count)
         assert(n == bytes.count, "method text over \(MethodText.capacityBytes) bytes")
@@ -27,47 +29,59 @@ struct MethodText {
         count += n
     }
 
+    @inline(__always)
     mutating func add(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
+    /// A `String` piece (a printed rate, a name). Literals take the `StaticString` overload.
+    @_disfavoredOverload
     mutating func add(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// An amount with thousands separators, as `Money.grouped` prints it: `1,692,480`.
+    @inline(__always)
     mutating func won(_ x: Int64) {
         digits(x.magnitude, negative: x < 0, grouped: true)
     }
 
     /// A plain integer: `12`.
+    @inline(__always)
     mutating func int(_ x: Int) {
         digits(UInt64(x.magnitude), negative: x < 0, grouped: false)
     }
 
+    /// Writes the decimal digits (with a comma every three when `grouped`) backwards, straight
+    /// into the buffer at their final place.
     private mutating func digits(_ magnitude: UInt64, negative: Bool, grouped: Bool) {
-        // At most 20 digits + 6 commas + sign, written backwards straight into the buffer's tail
-        // end would need a second copy; a 32-byte stack scratch is simpler.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
-            var v = magnitude
-            var i = scratch.count
-            var written = 0
-            repeat {
-                if grouped && written > 0 && written % 3 == 0 {
-                    i -= 1
-                    scratch[i] = UInt8(ascii: ",")
-                }
-                i -= 1
-                scratch[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-                written += 1
-            } while v > 0
-            if negative {
-                i -= 1
-                scratch[i] = UInt8(ascii: "-")
-            }
-            append(UnsafeBufferPointer(rebasing: scratch[i...]))
+        var digitCount = 1
+        var rest = magnitude / 10
+        while rest > 0 { digitCount += 1; rest /= 10 }
+        let length = digitCount + (grouped ? (digitCount - 1) / 3 : 0) + (negative ? 1 : 0)
+        guard let target = buffer.baseAddress, length <= buffer.count - count else {
+            assertionFailure("method text over \(MethodText.capacityBytes) bytes")
+            return
         }
+        var v = magnitude
+        var i = count + length
+        var written = 0
+        repeat {
+            if grouped && written > 0 && written % 3 == 0 {
+                i -= 1
+                target[i] = UInt8(ascii: ",")
+            }
+            i -= 1
+            target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+            written += 1
+        } while v > 0
+        if negative {
+            i -= 1
+            target[i] = UInt8(ascii: "-")
+        }
+        assert(i == count, "digit count")
+        count += length
     }
 }

@@ -86,6 +86,11 @@ struct WorkClassifier {
     private var holidayKey = Int64.min, holidayCount: Int64 = 0
     // Calendar-day cache.
     private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
+    // The entries of `out.byStartDay` and `out.byCalendarDay` being summed, appended when their
+    // day changes and at the end (`finish()`), so a piece adds to plain fields.
+    private var pendingStartDay: DayMinutes? = nil
+    private var pendingCalendarDay: (day: Int64, minutes: Int64)? = nil
+    private var lastShiftStartDay = Int64.min
 
     init(_ config: Config) { self.config = config }
 
@@ -124,12 +129,21 @@ struct WorkClassifier {
                 c.work(from: s, to: e)
             }
         }
+        c.finish()
         return c.out
+    }
+
+    private mutating func finish() {
+        if let p = pendingStartDay { out.byStartDay.append(p); pendingStartDay = nil }
+        if let p = pendingCalendarDay { out.byCalendarDay.append(p); pendingCalendarDay = nil }
     }
 
     private mutating func startShift(at start: Int64) {
         let day = DayMath.day(ofMinute: start)
-        if out.shiftStartDays.last != day { out.shiftStartDays.append(day) }
+        if lastShiftStartDay != day {
+            lastShiftStartDay = day
+            out.shiftStartDays.append(day)
+        }
         if day != dayKey {
             dayKey = day
             dayCount = 0
@@ -239,23 +253,24 @@ struct WorkClassifier {
         out.buckets.holiday += add.holiday
         out.buckets.holidayOver8 += add.holidayOver8
         out.buckets.night += add.night
-        let last = out.byStartDay.count - 1
-        if last >= 0 && out.byStartDay[last].day == add.day {
-            out.byStartDay[last].regular += add.regular
-            out.byStartDay[last].overtime += add.overtime
-            out.byStartDay[last].partTimeExcess += add.partTimeExcess
-            out.byStartDay[last].holiday += add.holiday
-            out.byStartDay[last].holidayOver8 += add.holidayOver8
-            out.byStartDay[last].night += add.night
+        if var p = pendingStartDay, p.day == add.day {
+            p.regular += add.regular
+            p.overtime += add.overtime
+            p.partTimeExcess += add.partTimeExcess
+            p.holiday += add.holiday
+            p.holidayOver8 += add.holidayOver8
+            p.night += add.night
+            pendingStartDay = p
         } else {
-            out.byStartDay.append(add)
+            if let p = pendingStartDay { out.byStartDay.append(p) }
+            pendingStartDay = add
         }
         if config.collectsCalendarDays {
-            let lastDay = out.byCalendarDay.count - 1
-            if lastDay >= 0 && out.byCalendarDay[lastDay].day == calendarDay {
-                out.byCalendarDay[lastDay].minutes += minutes
+            if let p = pendingCalendarDay, p.day == calendarDay {
+                pendingCalendarDay = (p.day, p.minutes + minutes)
             } else {
-                out.byCalendarDay.append((calendarDay, minutes))
+                if let p = pendingCalendarDay { out.byCalendarDay.append(p) }
+                pendingCalendarDay = (calendarDay, minutes)
             }
         }
     }
