@@ -5,6 +5,9 @@
 struct MethodText {
     static let capacityBytes = 512
 
+    /// "00", "01", … "99" back to back.
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
 
@@ -57,8 +60,8 @@ struct MethodText {
     /// into the buffer at their final place.
     private mutating func digits(_ magnitude: UInt64, negative: Bool, grouped: Bool) {
         var digitCount = 1
-        var rest = magnitude / 10
-        while rest > 0 { digitCount += 1; rest /= 10 }
+        var power: UInt64 = 10
+        while digitCount < 20 && magnitude >= power { digitCount += 1; power &*= 10 }
         let length = digitCount + (grouped ? (digitCount - 1) / 3 : 0) + (negative ? 1 : 0)
         guard let target = buffer.baseAddress, length <= buffer.count - count else {
             assertionFailure("method text over \(MethodText.capacityBytes) bytes")
@@ -66,17 +69,39 @@ struct MethodText {
         }
         var v = magnitude
         var i = count + length
-        var written = 0
-        repeat {
-            if grouped && written > 0 && written % 3 == 0 {
+        if grouped {
+            var untilComma = 3
+            repeat {
+                if untilComma == 0 {
+                    i -= 1
+                    target[i] = UInt8(ascii: ",")
+                    untilComma = 3
+                }
                 i -= 1
-                target[i] = UInt8(ascii: ",")
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+                untilComma -= 1
+            } while v > 0
+        } else {
+            // Two digits per division, from a table of "00" … "99".
+            MethodText.digitPairs.withUTF8Buffer { pairs in
+                while v >= 100 {
+                    let pair = Int(truncatingIfNeeded: v % 100) * 2
+                    v /= 100
+                    i -= 2
+                    target[i] = pairs[pair]
+                    target[i + 1] = pairs[pair + 1]
+                }
             }
-            i -= 1
-            target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-            written += 1
-        } while v > 0
+            if v >= 10 {
+                i -= 2
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 10)
+                target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            } else {
+                i -= 1
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            }
+        }
         if negative {
             i -= 1
             target[i] = UInt8(ascii: "-")

@@ -128,11 +128,13 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         self.denominator = denominator
     }
 
-    /// Binary GCD of magnitudes; 1 when both are 0 (as `gcd(_:_:)` below).
+    /// GCD of magnitudes (one Euclid step brings the larger down, then binary GCD); 1 when both
+    /// are 0 (as `gcd(_:_:)` below).
     @inline(__always) static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
         if a == 0 { return b == 0 ? 1 : b }
         if b == 0 { return a }
         var a = a, b = b
+        if a > b { a %= b; if a == 0 { return b } } else { b %= a; if b == 0 { return a } }
         let shift = (a | b).trailingZeroBitCount
         a >>= a.trailingZeroBitCount
         repeat {

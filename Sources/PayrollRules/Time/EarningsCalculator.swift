@@ -194,7 +194,11 @@ public enum EarningsCalculator {
             let day = units[i].day
             var u: Int64 = 0
             while i < units.count && units[i].day == day { u += units[i].units; i += 1 }
-            guard var amount = ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
+            // In `Int64` when the products fit (always, for payroll-sized wages); else `Int128`.
+            let fast = Rational.product(rate.numerator, u).flatMap { n in
+                Rational.product(rate.denominator, 600).flatMap { d in Rational(reducing64: n, d) }
+            }
+            guard var amount = fast ?? ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
             if contract.wageType == .monthly && day == periodEndDay { amount = amount + salaryExact }

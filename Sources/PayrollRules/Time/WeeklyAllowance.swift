@@ -28,6 +28,7 @@ enum WeeklyAllowance {
         let weekly = contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
+        result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
         let holidayIndex = contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset

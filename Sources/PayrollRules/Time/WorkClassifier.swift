@@ -88,8 +88,9 @@ struct WorkClassifier {
     private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
     // The entries of `out.byStartDay` and `out.byCalendarDay` being summed, appended when their
     // day changes and at the end (`finish()`), so a piece adds to plain fields.
-    private var pendingStartDay: DayMinutes? = nil
-    private var pendingCalendarDay: (day: Int64, minutes: Int64)? = nil
+    // `Int64.min` as the day of an empty entry (real days are within `DayMath.dayRange`).
+    private var pendingStartDay = DayMinutes(day: .min)
+    private var pendingCalendarDay: (day: Int64, minutes: Int64) = (.min, 0)
     private var lastShiftStartDay = Int64.min
 
     init(_ config: Config) { self.config = config }
@@ -134,8 +135,10 @@ struct WorkClassifier {
     }
 
     private mutating func finish() {
-        if let p = pendingStartDay { out.byStartDay.append(p); pendingStartDay = nil }
-        if let p = pendingCalendarDay { out.byCalendarDay.append(p); pendingCalendarDay = nil }
+        if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
+        if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
+        pendingStartDay = DayMinutes(day: .min)
+        pendingCalendarDay = (.min, 0)
     }
 
     private mutating func startShift(at start: Int64) {
@@ -195,6 +198,7 @@ struct WorkClassifier {
         }
     }
 
+    @inline(__always)
     private mutating func isHoliday(_ day: Int64) -> Bool {
         if day != pieceDayKey {
             pieceDayKey = day
@@ -204,6 +208,7 @@ struct WorkClassifier {
         return pieceDayIsHoliday
     }
 
+    @inline(__always)
     private mutating func piece(day: Int64, minutes n: Int64, night: Bool) {
         let inPeriod = day >= config.periodStartDay && day <= config.periodEndDay
         var add = DayMinutes(day: dayKey)
@@ -245,6 +250,7 @@ struct WorkClassifier {
         record(add, calendarDay: day, minutes: n)
     }
 
+    @inline(__always)
     private mutating func record(_ add: DayMinutes, calendarDay: Int64, minutes: Int64) {
         out.buckets.worked += minutes
         out.buckets.regular += add.regular
@@ -253,23 +259,22 @@ struct WorkClassifier {
         out.buckets.holiday += add.holiday
         out.buckets.holidayOver8 += add.holidayOver8
         out.buckets.night += add.night
-        if var p = pendingStartDay, p.day == add.day {
-            p.regular += add.regular
-            p.overtime += add.overtime
-            p.partTimeExcess += add.partTimeExcess
-            p.holiday += add.holiday
-            p.holidayOver8 += add.holidayOver8
-            p.night += add.night
-            pendingStartDay = p
+        if pendingStartDay.day == add.day {
+            pendingStartDay.regular += add.regular
+            pendingStartDay.overtime += add.overtime
+            pendingStartDay.partTimeExcess += add.partTimeExcess
+            pendingStartDay.holiday += add.holiday
+            pendingStartDay.holidayOver8 += add.holidayOver8
+            pendingStartDay.night += add.night
         } else {
-            if let p = pendingStartDay { out.byStartDay.append(p) }
+            if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
             pendingStartDay = add
         }
         if config.collectsCalendarDays {
-            if let p = pendingCalendarDay, p.day == calendarDay {
-                pendingCalendarDay = (p.day, p.minutes + minutes)
+            if pendingCalendarDay.day == calendarDay {
+                pendingCalendarDay.minutes += minutes
             } else {
-                if let p = pendingCalendarDay { out.byCalendarDay.append(p) }
+                if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
                 pendingCalendarDay = (calendarDay, minutes)
             }
         }
