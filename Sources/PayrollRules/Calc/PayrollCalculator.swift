@@ -9,7 +9,9 @@
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
         let input = try input.validated()
-        let earnings = try EarningsCalculator.compute(input)
+        // Pay by date is read only by 일용 withholding (calc-api rule 13).
+        let isDaily = input.contract.tax == .daily
+        let earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
 
         var lines = earnings.earnings
         var nonTaxableWon: Int64 = 0
@@ -35,7 +37,7 @@ public enum PayrollCalculator {
             insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,
             family: input.employee.family, children8to20: input.employee.children8to20,
             withholdingRatio: input.employee.withholdingRatio,
-            payByDate: dailyPayByDate(earnings.payByDate, taxableExcessWon: taxableExcessWon, periodEnd: input.periodEnd)))
+            payByDate: isDaily ? dailyPayByDate(earnings.payByDate, taxableExcessWon: taxableExcessWon, periodEnd: input.periodEnd) : []))
         let totalDeductionsWon = try sum(deductions.lines, \.amount, "deductions")
         let netWon = grossWon - totalDeductionsWon
         guard netWon >= 0 else {

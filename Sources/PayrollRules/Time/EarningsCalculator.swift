@@ -53,6 +53,13 @@ public enum EarningsCalculator {
     /// API layer (shifts sorted, non-overlapping, end > start, breaks inside shifts); anything odd
     /// still yields a `PayrollError` naming the field, never a trap.
     public static func compute(_ input: PayrollInput) throws(PayrollError) -> EarningsResult {
+        try compute(input, computesPayByDate: true)
+    }
+
+    /// `compute(_:)`, leaving `payByDate` empty unless `computesPayByDate`: only 일용 withholding
+    /// reads it, and `PayrollCalculator` asks for it only then (for input that passed
+    /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
+    static func compute(_ input: PayrollInput, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
         let contract = input.contract
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
@@ -172,6 +179,11 @@ public enum EarningsCalculator {
         }
         pays.omissionWarnings(buckets: buckets, weeklyOmitted: weekly.omittedStatutoryWeeks, into: &warnings)
 
+        guard computesPayByDate else {
+            assert(buckets.worked == buckets.regular + buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8,
+                   "buckets must add up to worked minutes")
+            return EarningsResult(minutes: buckets, earnings: lines, warnings: warnings, payByDate: [])
+        }
         // Pay by date, in units of rate / 600 (a worked minute at ×1 is 10 units, a fifth of a 주휴 minute 2).
         var units: [(day: Int64, units: Int64)] = []
         units.reserveCapacity(work.byStartDay.count + weekly.paidDays.count + paidHolidays.count + 1)
