@@ -15,6 +15,7 @@ var employees = 100_000
 var threads = 1
 var repetitions = 5
 var printsDigest = false
+var varies = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -22,14 +23,46 @@ while let a = arguments.next() {
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--repeat": repetitions = Int(arguments.next() ?? "") ?? repetitions
     case "--digest": printsDigest = true
+    case "--vary": varies = true
     default:
-        print("usage: rules-throughput [--employees N] [--threads T] [--repeat R] [--digest]")
+        print("usage: rules-throughput [--employees N] [--threads T] [--repeat R] [--digest] [--vary]")
         exit(2)
     }
 }
 
 let workforce = SyntheticWorkforce(seed: 2026, year: 2026, month: 10)
-let inputs = (0..<employees).map { workforce.employee($0) }
+/// `--vary`: perturbs the generated employees so that a `--digest` comparison also covers the
+/// paths the plain mix does not take (every tax regime, declared bases, taxable non-taxable
+/// excess, children and ratios, explicit and default breaks, unsorted shifts and absences,
+/// allowance switches, 5인 미만 holiday premiums). Not for throughput figures.
+func varied(_ input: PayrollInput, _ i: Int) -> PayrollInput {
+    var p = input
+    p.contract.tax = [TaxMode.simplified, .business33, .daily, .none][i % 4]
+    if p.contract.tax == .daily && p.contract.wageType == .monthly { p.contract.tax = .simplified }
+    if i % 5 == 0 { p.contract.nonTaxable = NonTaxableItems(mealsWon: 250_000, carAllowanceWon: 100_000, childcareWon: 300_000) }
+    if i % 6 == 0 { p.contract.insuranceBase = InsuranceBases(nationalPensionWon: 7_000_000, healthWon: 250_000, employmentWon: 1_500_000) }
+    if i % 7 == 0 && p.employee.family > 1 { p.employee.children8to20 = 1; p.employee.withholdingRatio = [80, 120][i % 2] }
+    if i % 8 == 0 { p.contract.weeklyAllowance = [.always, .never][i / 8 % 2] }
+    if i % 9 == 0 { p.contract.overtimeAllowance = .never; p.contract.nightAllowance = .always; p.contract.holidayAllowance = .always }
+    if i % 10 == 0 {
+        p.contract.defaultBreakMinutes = 45
+        for k in p.shifts.indices where k % 2 == 0 { p.shifts[k].breakMinutes = nil }
+    }
+    if i % 11 == 0 {
+        for k in p.shifts.indices where k % 3 == 0 && p.shifts[k].end.value - p.shifts[k].start.value > 300 {
+            let s = p.shifts[k].start.value
+            p.shifts[k].breaks = [BreakWindow(start: KoreaMinute(s + 120), end: KoreaMinute(s + 150)),
+                                  BreakWindow(start: KoreaMinute(s + 60), end: KoreaMinute(s + 70))]
+            p.shifts[k].breakMinutes = nil
+        }
+    }
+    if i % 13 == 0 { p.shifts.reverse(); p.absences.reverse() }
+    if i % 17 == 0 && !p.shifts.isEmpty { p.shifts.swapAt(0, p.shifts.count / 2) }  // unsorted (an error when overlapping)
+    if i % 19 == 0 { p.employee.leftOn = p.periodStart.adding(days: 20) }
+    return p
+}
+
+let inputs = (0..<employees).map { varies ? varied(workforce.employee($0), $0) : workforce.employee($0) }
 let shiftCount = inputs.reduce(0) { $0 + $1.shifts.count }
 
 func checksum(_ results: [Result<Payslip, PayrollError>]) -> (net: Int64, methodBytes: Int, failures: Int) {
