@@ -69,22 +69,20 @@ struct MethodText {
         }
         var v = magnitude
         var i = count + length
-        if grouped {
-            var untilComma = 3
-            repeat {
-                if untilComma == 0 {
-                    i -= 1
+        // Two digits per division, from a table of "00" … "99"; groups of three when `grouped`.
+        MethodText.digitPairs.withUTF8Buffer { pairs in
+            if grouped {
+                while v >= 1000 {
+                    let group = Int(truncatingIfNeeded: v % 1000)
+                    v /= 1000
+                    let pair = group % 100 * 2
+                    i -= 4
                     target[i] = UInt8(ascii: ",")
-                    untilComma = 3
+                    target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: group / 100)
+                    target[i + 2] = pairs[pair]
+                    target[i + 3] = pairs[pair + 1]
                 }
-                i -= 1
-                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-                v /= 10
-                untilComma -= 1
-            } while v > 0
-        } else {
-            // Two digits per division, from a table of "00" … "99".
-            MethodText.digitPairs.withUTF8Buffer { pairs in
+            } else {
                 while v >= 100 {
                     let pair = Int(truncatingIfNeeded: v % 100) * 2
                     v /= 100
@@ -93,10 +91,18 @@ struct MethodText {
                     target[i + 1] = pairs[pair + 1]
                 }
             }
-            if v >= 10 {
+            // The leading 1–3 digits (below 1000 when grouped, below 100 otherwise).
+            if v >= 100 {
+                let pair = Int(truncatingIfNeeded: v % 100) * 2
+                i -= 3
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
+                target[i + 1] = pairs[pair]
+                target[i + 2] = pairs[pair + 1]
+            } else if v >= 10 {
+                let pair = Int(truncatingIfNeeded: v) * 2
                 i -= 2
-                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 10)
-                target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                target[i] = pairs[pair]
+                target[i + 1] = pairs[pair + 1]
             } else {
                 i -= 1
                 target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)

@@ -66,10 +66,11 @@ enum WeeklyAllowance {
         // This week always counts (checked above); the contract's schedule is the same every week,
         // so today the average equals weekly 소정, but it is computed as the rule states.
         var employedWeeks: Int64 = 0, scheduled: Int64 = 0
+        let weeklyScheduled = contract.weeklyScheduledMinutes
         var first = weekFirst
         while first > weekFirst - 28 && employee.isEmployed(on: DayMath.date(first)) {
             employedWeeks += 1
-            scheduled += contract.weeklyScheduledMinutes
+            scheduled += weeklyScheduled
             first -= 7
         }
         guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
