@@ -80,7 +80,7 @@ public enum PayrollCalculator {
     static func nonTaxableMethod(_ item: NonTaxableItem, amountWon: Int64, exemptWon: Int64, limitWon: Int64) -> String {
         let taxableWon = amountWon - exemptWon
         return MethodText.make { text in
-            text.add(item.koreanName)
+            text.add(string: item.koreanName)
             text.add(" ")
             text.won(amountWon)
             text.add("원: 비과세 ")

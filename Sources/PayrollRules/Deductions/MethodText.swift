@@ -37,9 +37,9 @@ struct MethodText {
         text.withUTF8Buffer { append($0) }
     }
 
-    /// A `String` piece (a printed rate, a name). Literals take the `StaticString` overload.
-    @_disfavoredOverload
-    mutating func add(_ text: String) {
+    /// A `String` piece (a printed rate, a name). Literals go through `add(_:)` as `StaticString`
+    /// (no copy, no `withUTF8`).
+    mutating func add(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
