@@ -9,9 +9,11 @@ extension PayrollInput {
         try validatePeriod()
         try validateEmployee()
         try validateContract()
+        let shifts = try validatedShifts()
+        let absences = try validatedAbsences()
         var copy = self
-        copy.shifts = try validatedShifts()
-        copy.absences = try validatedAbsences()
+        copy.shifts = shifts
+        copy.absences = absences
         return copy
     }
 
