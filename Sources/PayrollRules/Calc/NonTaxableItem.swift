@@ -11,6 +11,9 @@ public enum NonTaxableItem: CaseIterable, Sendable {
     /// 보육수당 (출산·보육수당, 소득세법 §12 제3호).
     case childcare
 
+    /// `allCases` built once (the batch path iterates the items for every employee).
+    static let inOrder: [NonTaxableItem] = allCases
+
     public var earningCode: EarningCode {
         switch self {
         case .meals: .nonTaxableMeals

@@ -9,12 +9,14 @@
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
         let input = try input.validated()
-        let earnings = try EarningsCalculator.compute(input)
+        // Pay by date is read only by 일용 withholding (calc-api rule 13).
+        let isDaily = input.contract.tax == .daily
+        let earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
 
         var lines = earnings.earnings
         var nonTaxableWon: Int64 = 0
         var taxableExcessWon: Int64 = 0  // the part of non-taxable items above their exemption
-        for item in NonTaxableItem.allCases {
+        for item in NonTaxableItem.inOrder {
             let amountWon = item.amountWon(in: input.contract.nonTaxable)
             guard amountWon > 0 else { continue }
             guard let limit = item.exemptLimits.version(on: input.payDate) else {
@@ -27,7 +29,7 @@ public enum PayrollCalculator {
                                      method: nonTaxableMethod(item, amountWon: amountWon, exemptWon: exemptWon, limitWon: limit.value)))
         }
 
-        let grossWon = try sum(lines.map(\.amount), "earnings")
+        let grossWon = try sum(lines, \.amount, "earnings")
         let taxableWon = grossWon - nonTaxableWon
         let premiumMonth = input.periodEnd.firstOfMonth
         let deductions = try DeductionCalculator.compute(DeductionInput(
@@ -35,8 +37,8 @@ public enum PayrollCalculator {
             insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,
             family: input.employee.family, children8to20: input.employee.children8to20,
             withholdingRatio: input.employee.withholdingRatio,
-            payByDate: dailyPayByDate(earnings.payByDate, taxableExcessWon: taxableExcessWon, periodEnd: input.periodEnd)))
-        let totalDeductionsWon = try sum(deductions.lines.map(\.amount), "deductions")
+            payByDate: isDaily ? dailyPayByDate(earnings.payByDate, taxableExcessWon: taxableExcessWon, periodEnd: input.periodEnd) : []))
+        let totalDeductionsWon = try sum(deductions.lines, \.amount, "deductions")
         let netWon = grossWon - totalDeductionsWon
         guard netWon >= 0 else {
             throw PayrollError(.unsupported, "deductions (\(Money.grouped(totalDeductionsWon))원) exceed gross pay (\(Money.grouped(grossWon))원); a negative net pay is not supported — check the declared insurance bases")
@@ -67,22 +69,39 @@ public enum PayrollCalculator {
     /// `kr-YYYY.MM` of the premium month.
     public static func ruleSet(premiumMonth: LocalDate) -> String {
         let c = premiumMonth.components
-        return "kr-" + LocalDate.pad(c.year, 4) + "." + LocalDate.pad(c.month, 2)
+        return MethodText.make { text in
+            text.add("kr-")
+            text.pad(c.year, 4)
+            text.add(".")
+            text.pad2(c.month)
+        }
     }
 
     static func nonTaxableMethod(_ item: NonTaxableItem, amountWon: Int64, exemptWon: Int64, limitWon: Int64) -> String {
         let taxableWon = amountWon - exemptWon
-        var s = "\(item.koreanName) \(Money.grouped(amountWon))원: 비과세 \(Money.grouped(exemptWon))원 (월 한도 \(Money.grouped(limitWon))원)"
-        if taxableWon > 0 { s += ", 과세 \(Money.grouped(taxableWon))원" }
-        return s
+        return MethodText.make { text in
+            text.add(string: item.koreanName)
+            text.add(" ")
+            text.won(amountWon)
+            text.add("원: 비과세 ")
+            text.won(exemptWon)
+            text.add("원 (월 한도 ")
+            text.won(limitWon)
+            text.add("원)")
+            if taxableWon > 0 {
+                text.add(", 과세 ")
+                text.won(taxableWon)
+                text.add("원")
+            }
+        }
     }
 
     /// Sum with overflow detection (amounts are bounded by `CalcLimits`, but a batch input is not
     /// decoded through them).
-    static func sum(_ amounts: [Int64], _ what: String) throws(PayrollError) -> Int64 {
+    static func sum<Line>(_ lines: [Line], _ amount: (Line) -> Int64, _ what: String) throws(PayrollError) -> Int64 {
         var total: Int64 = 0
-        for a in amounts {
-            let (t, overflow) = total.addingReportingOverflow(a)
+        for line in lines {
+            let (t, overflow) = total.addingReportingOverflow(amount(line))
             guard !overflow else { throw PayrollError(.unsupported, "the \(what) overflow a 64-bit amount") }
             total = t
         }

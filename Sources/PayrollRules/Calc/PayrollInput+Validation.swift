@@ -9,9 +9,11 @@ extension PayrollInput {
         try validatePeriod()
         try validateEmployee()
         try validateContract()
+        let shifts = try validatedShifts()
+        let absences = try validatedAbsences()
         var copy = self
-        copy.shifts = try validatedShifts()
-        copy.absences = try validatedAbsences()
+        copy.shifts = shifts
+        copy.absences = absences
         return copy
     }
 
@@ -66,9 +68,10 @@ extension PayrollInput {
         guard contract.wageWon > 0, contract.wageWon <= CalcLimits.amountWonMax else {
             throw PayrollError(.invalidValue, "wage must be 1…\(CalcLimits.amountWonMax)원, got \(contract.wageWon)", field: "contract.wage")
         }
-        for day in Weekday.allCases where !(0...1440).contains(contract.scheduleMinutes[day.rawValue]) {
-            throw PayrollError(.invalidValue, "scheduled minutes must be 0…1440, got \(contract.scheduleMinutes[day.rawValue])",
-                               field: "contract.schedule.\(day.key)")
+        // Weekday raw values 0…6 (no `allCases` array per employee on the batch path).
+        for raw in 0..<7 where !(0...1440).contains(contract.scheduleMinutes[raw]) {
+            throw PayrollError(.invalidValue, "scheduled minutes must be 0…1440, got \(contract.scheduleMinutes[raw])",
+                               field: "contract.schedule.\(Weekday(rawValue: raw)?.key ?? String(raw))")
         }
         if contract.wageType != .hourly, contract.weeklyScheduledMinutes == 0 {
             throw PayrollError(.invalidValue, "a \(contract.wageType.rawValue) wage needs a schedule with scheduled minutes (the hourly rate is derived from it)",
@@ -80,17 +83,17 @@ extension PayrollInput {
         if contract.tax == .daily, contract.wageType == .monthly {
             throw PayrollError(.invalidValue, "daily (일용) withholding cannot apply to a monthly wage", field: "contract.tax")
         }
-        let amounts: [(Int64?, String)] = [
-            (contract.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension"),
-            (contract.insuranceBase.healthWon, "contract.insuranceBase.health"),
-            (contract.insuranceBase.employmentWon, "contract.insuranceBase.employment"),
-            (contract.nonTaxable.mealsWon, "contract.nonTaxable.meals"),
-            (contract.nonTaxable.carAllowanceWon, "contract.nonTaxable.carAllowance"),
-            (contract.nonTaxable.childcareWon, "contract.nonTaxable.childcare"),
-        ]
-        for case (let amount?, let field) in amounts where !(0...CalcLimits.amountWonMax).contains(amount) {
-            throw PayrollError(.invalidValue, "amount must be 0…\(CalcLimits.amountWonMax)원, got \(amount)", field: field)
+        // In field order; the field path is a literal, so nothing is allocated unless one fails.
+        func check(_ amount: Int64?, _ field: StaticString) throws(PayrollError) {
+            guard let amount, !(0...CalcLimits.amountWonMax).contains(amount) else { return }
+            throw PayrollError(.invalidValue, "amount must be 0…\(CalcLimits.amountWonMax)원, got \(amount)", field: "\(field)")
         }
+        try check(contract.insuranceBase.nationalPensionWon, "contract.insuranceBase.nationalPension")
+        try check(contract.insuranceBase.healthWon, "contract.insuranceBase.health")
+        try check(contract.insuranceBase.employmentWon, "contract.insuranceBase.employment")
+        try check(contract.nonTaxable.mealsWon, "contract.nonTaxable.meals")
+        try check(contract.nonTaxable.carAllowanceWon, "contract.nonTaxable.carAllowance")
+        try check(contract.nonTaxable.childcareWon, "contract.nonTaxable.childcare")
     }
 
     /// The dates shifts may start on and absences may fall on: the period and the weeks around it.
@@ -103,10 +106,22 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "too many shifts: \(shifts.count) (at most \(CalcLimits.shiftsMax) per request)", field: "shifts")
         }
         let window = allowedDates
+        // The array is copied only when a shift changes (the batch path usually gives it ready).
         var normalised = shifts
-        for i in normalised.indices {
-            normalised[i] = try Self.validated(shift: normalised[i], at: "shifts[\(i)]", window: window,
-                                               defaultBreakMinutes: contract.defaultBreakMinutes)
+        var sortedByStart = true
+        for i in shifts.indices {
+            if let changed = try Self.normalised(shift: shifts[i], index: i, window: window,
+                                                 defaultBreakMinutes: contract.defaultBreakMinutes) {
+                normalised[i] = changed
+            }
+            if i > 0 && shifts[i].start < shifts[i - 1].start { sortedByStart = false }
+        }
+        if sortedByStart {
+            // Already in order (the stable sort below would keep it): only the overlap check.
+            for i in normalised.indices.dropFirst() where normalised[i].start < normalised[i - 1].end {
+                throw overlap(normalised, i, i - 1)
+            }
+            return normalised
         }
         // Sort by start (stable, so equal starts keep their order) and reject any overlap.
         let order = normalised.indices.sorted { (normalised[$0].start, $0) < (normalised[$1].start, $1) }
@@ -114,14 +129,33 @@ extension PayrollInput {
         sorted.reserveCapacity(order.count)
         var previous: Int? = nil
         for i in order {
-            if let p = previous, normalised[i].start < normalised[p].end {
-                throw PayrollError(.invalidValue, "shift \(normalised[i].start)–\(normalised[i].end) overlaps shifts[\(p)] (\(normalised[p].start)–\(normalised[p].end))",
-                                   field: "shifts[\(i)].start")
-            }
+            if let p = previous, normalised[i].start < normalised[p].end { throw overlap(normalised, i, p) }
             sorted.append(normalised[i])
             previous = i
         }
         return sorted
+    }
+
+    private func overlap(_ shifts: [Shift], _ i: Int, _ p: Int) -> PayrollError {
+        PayrollError(.invalidValue, "shift \(shifts[i].start)–\(shifts[i].end) overlaps shifts[\(p)] (\(shifts[p].start)–\(shifts[p].end))",
+                     field: "shifts[\(i)].start")
+    }
+
+    /// The shift with its breaks sorted and its break minutes filled in, or nil when it is already
+    /// so; throws the first problem. The field path `shifts[i]` is built only on an error.
+    private static func normalised(shift: Shift, index i: Int, window: ClosedRange<LocalDate>,
+                                   defaultBreakMinutes: Int32?) throws(PayrollError) -> Shift? {
+        let isAlreadyNormal = shift.breaks.isEmpty && (shift.breakMinutes != nil || (defaultBreakMinutes ?? 0) <= 0)
+        if isAlreadyNormal {
+            // The checks of `validated(shift:…)` for a shift without explicit breaks, in its order.
+            let lengthMinutes = shift.end.value - shift.start.value
+            if shift.end > shift.start, lengthMinutes <= CalcLimits.shiftMinutesMax, window.contains(shift.start.date),
+               shift.breakMinutes.map({ $0 >= 0 && Int64($0) < lengthMinutes }) ?? true {
+                return nil
+            }
+        }
+        let result = try validated(shift: shift, at: "shifts[\(i)]", window: window, defaultBreakMinutes: defaultBreakMinutes)
+        return isAlreadyNormal ? nil : result
     }
 
     private static func validated(shift: Shift, at path: String, window: ClosedRange<LocalDate>,
@@ -196,6 +230,14 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "too many absences: \(absences.count) (at most \(CalcLimits.absencesMax) per request)", field: "absences")
         }
         let window = allowedDates
+        // Fast path: strictly ascending dates have no duplicate and are already sorted; any other
+        // order takes the general path below, which reports the same first error.
+        var ascending = true
+        for (i, a) in absences.enumerated() {
+            guard window.contains(a.date) else { ascending = false; break }
+            if i > 0 && !(absences[i - 1].date < a.date) { ascending = false; break }
+        }
+        if ascending { return absences }
         var seen = Set<LocalDate>()
         for (i, a) in absences.enumerated() {
             guard window.contains(a.date) else {

@@ -7,11 +7,15 @@ extension Payslip {
             PayrollError(.unsupported, "payslip invariant violated for employee \(employeeId): \(what)")
         }
         let m = minutes
-        for (name, v) in [("worked", m.worked), ("regular", m.regular), ("overtime", m.overtime),
-                          ("partTimeExcess", m.partTimeExcess), ("night", m.night), ("holiday", m.holiday),
-                          ("holidayOver8", m.holidayOver8), ("weeklyAllowance", m.weeklyAllowance),
-                          ("paidHoliday", m.paidHoliday)] where v < 0 {
-            throw violated("\(name) minutes are negative (\(v))")
+        // One branch-free test first; the named list is built only when some bucket is negative.
+        if (m.worked | m.regular | m.overtime | m.partTimeExcess | m.night | m.holiday | m.holidayOver8
+            | m.weeklyAllowance | m.paidHoliday) < 0 {
+            for (name, v) in [("worked", m.worked), ("regular", m.regular), ("overtime", m.overtime),
+                              ("partTimeExcess", m.partTimeExcess), ("night", m.night), ("holiday", m.holiday),
+                              ("holidayOver8", m.holidayOver8), ("weeklyAllowance", m.weeklyAllowance),
+                              ("paidHoliday", m.paidHoliday)] where v < 0 {
+                throw violated("\(name) minutes are negative (\(v))")
+            }
         }
         let bucketSum = m.regular + m.overtime + m.partTimeExcess + m.holiday + m.holidayOver8
         guard bucketSum == m.worked else {

@@ -83,7 +83,7 @@ public enum DeductionCalculator {
             let method = MethodText.make { text in
                 text.won(taxable)
                 text.add("원 × ")
-                text.add(withholding.businessRateText)
+                text.add(string: withholding.businessRateText)
                 text.add(" (사업소득 원천징수, 10원 미만 절사)")
             }
             appendTaxLines(&lines, withholding, taxable, withheld.incomeTaxWon, withheld.localIncomeTaxWon, method: method)
@@ -97,7 +97,7 @@ public enum DeductionCalculator {
                 text.add("일 과세: Σ(일급 − ")
                 text.won(withholding.daily.dailyDeductionWon)
                 text.add("원) × ")
-                text.add(withholding.dailyRateText)
+                text.add(string: withholding.dailyRateText)
                 text.add(" = ")
                 text.won(detail.beforeSmallAmountWon)
                 text.add("원 (10원 미만 절사)")
@@ -115,7 +115,7 @@ public enum DeductionCalculator {
         let localMethod = MethodText.make { text in
             text.won(incomeTaxWon)
             text.add("원 × ")
-            text.add(schedule.localRateText)
+            text.add(string: schedule.localRateText)
             text.add(" (10원 미만 절사)")
         }
         lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon, method: localMethod))

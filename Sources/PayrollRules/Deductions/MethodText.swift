@@ -5,12 +5,16 @@
 struct MethodText {
     static let capacityBytes = 512
 
+    /// "00", "01", … "99" back to back.
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
 
     private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
     /// Runs `build` on an empty text and returns it as a `String`.
+    @inline(__always)
     static func make(_ build: (inout MethodText) -> Void) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacityBytes) { scratch in
             var text = MethodText(scratch)
@@ -19,6 +23,7 @@ struct MethodText {
         }
     }
 
+    @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = min(bytes.count, buffer.count - count)
         assert(n == bytes.count, "method text over \(MethodText.capacityBytes) bytes")
@@ -27,47 +32,87 @@ struct MethodText {
         count += n
     }
 
+    @inline(__always)
     mutating func add(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
-    mutating func add(_ text: String) {
+    /// A `String` piece (a printed rate, a name). Literals go through `add(_:)` as `StaticString`
+    /// (no copy, no `withUTF8`).
+    mutating func add(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// An amount with thousands separators, as `Money.grouped` prints it: `1,692,480`.
+    @inline(__always)
     mutating func won(_ x: Int64) {
         digits(x.magnitude, negative: x < 0, grouped: true)
     }
 
     /// A plain integer: `12`.
+    @inline(__always)
     mutating func int(_ x: Int) {
         digits(UInt64(x.magnitude), negative: x < 0, grouped: false)
     }
 
+    /// Writes the decimal digits (with a comma every three when `grouped`) backwards, straight
+    /// into the buffer at their final place.
     private mutating func digits(_ magnitude: UInt64, negative: Bool, grouped: Bool) {
-        // At most 20 digits + 6 commas + sign, written backwards straight into the buffer's tail
-        // end would need a second copy; a 32-byte stack scratch is simpler.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
-            var v = magnitude
-            var i = scratch.count
-            var written = 0
-            repeat {
-                if grouped && written > 0 && written % 3 == 0 {
-                    i -= 1
-                    scratch[i] = UInt8(ascii: ",")
-                }
-                i -= 1
-                scratch[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-                written += 1
-            } while v > 0
-            if negative {
-                i -= 1
-                scratch[i] = UInt8(ascii: "-")
-            }
-            append(UnsafeBufferPointer(rebasing: scratch[i...]))
+        var digitCount = 1
+        var power: UInt64 = 10
+        while digitCount < 20 && magnitude >= power { digitCount += 1; power &*= 10 }
+        let length = digitCount + (grouped ? (digitCount - 1) / 3 : 0) + (negative ? 1 : 0)
+        guard let target = buffer.baseAddress, length <= buffer.count - count else {
+            assertionFailure("method text over \(MethodText.capacityBytes) bytes")
+            return
         }
+        var v = magnitude
+        var i = count + length
+        // Two digits per division, from a table of "00" … "99"; groups of three when `grouped`.
+        MethodText.digitPairs.withUTF8Buffer { pairs in
+            if grouped {
+                while v >= 1000 {
+                    let group = Int(truncatingIfNeeded: v % 1000)
+                    v /= 1000
+                    let pair = group % 100 * 2
+                    i -= 4
+                    target[i] = UInt8(ascii: ",")
+                    target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: group / 100)
+                    target[i + 2] = pairs[pair]
+                    target[i + 3] = pairs[pair + 1]
+                }
+            } else {
+                while v >= 100 {
+                    let pair = Int(truncatingIfNeeded: v % 100) * 2
+                    v /= 100
+                    i -= 2
+                    target[i] = pairs[pair]
+                    target[i + 1] = pairs[pair + 1]
+                }
+            }
+            // The leading 1–3 digits (below 1000 when grouped, below 100 otherwise).
+            if v >= 100 {
+                let pair = Int(truncatingIfNeeded: v % 100) * 2
+                i -= 3
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
+                target[i + 1] = pairs[pair]
+                target[i + 2] = pairs[pair + 1]
+            } else if v >= 10 {
+                let pair = Int(truncatingIfNeeded: v) * 2
+                i -= 2
+                target[i] = pairs[pair]
+                target[i + 1] = pairs[pair + 1]
+            } else {
+                i -= 1
+                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            }
+        }
+        if negative {
+            i -= 1
+            target[i] = UInt8(ascii: "-")
+        }
+        assert(i == count, "digit count")
+        count += length
     }
 }

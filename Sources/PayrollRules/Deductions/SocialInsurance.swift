@@ -54,7 +54,7 @@ public enum SocialInsurance {
         let method = MethodText.make { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(s.pensionRateText)
+            text.add(string: s.pensionRateText)
             text.add(" (기준소득월액")
             if truncatedWon > band.highWon {
                 text.add(", 상한 ")
@@ -86,7 +86,7 @@ public enum SocialInsurance {
         let method = MethodText.make { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(s.healthRateText)
+            text.add(string: s.healthRateText)
             if rawWon != amountWon {
                 text.add(" = ")
                 text.won(rawWon)
@@ -105,7 +105,7 @@ public enum SocialInsurance {
         let method = MethodText.make { text in
             text.won(healthPremiumWon)
             text.add("원 × ")
-            text.add(s.longTermCareRatioText)
+            text.add(string: s.longTermCareRatioText)
             text.add(" (건강보험료 × 장기요양 비율, 10원 미만 절사)")
         }
         return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, method: method)
@@ -117,7 +117,7 @@ public enum SocialInsurance {
         let method = MethodText.make { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(s.employmentRateText)
+            text.add(string: s.employmentRateText)
             text.add(" (보수, 10원 미만 절사")
             origin(&text, declaredBaseWon, taxableWon)
         }

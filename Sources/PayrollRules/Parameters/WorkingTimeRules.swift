@@ -53,12 +53,22 @@ public struct WorkingTimeRules: Sendable, Hashable {
     /// The version in force for the whole period; a period straddling two versions is unsupported
     /// (split the period instead).
     static func resolve(periodStart: LocalDate, periodEnd: LocalDate) throws(PayrollError) -> WorkingTimeRules {
-        guard let first = table.version(on: periodStart), let last = table.version(on: periodEnd),
-              first.from == last.from else {
+        // `ParameterTable.version(on:)` without copying versions (this runs for every employee).
+        let versions = table.versions
+        func index(on date: LocalDate) -> Int? {
+            var i = versions.count - 1
+            while i >= 0 {
+                if versions[i].covers(date) { return i }
+                i -= 1
+            }
+            return nil
+        }
+        guard let first = index(on: periodStart), let last = index(on: periodEnd),
+              versions[first].from == versions[last].from else {
             throw PayrollError(.unsupported, "no single version of the working-time rules covers \(periodStart)…\(periodEnd)",
                                field: "periodStart")
         }
-        return first.value
+        return versions[first].value
     }
 }
 

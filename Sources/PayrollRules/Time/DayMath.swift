@@ -10,12 +10,26 @@ enum DayMath {
     }
 
     /// Day number of a Korea wall-clock minute.
-    @inline(__always) static func day(ofMinute m: Int64) -> Int64 { floorDiv(m, minutesPerDay) }
+    @inline(__always) static func day(ofMinute m: Int64) -> Int64 {
+        // Minutes of the days payroll uses: shift by whole days to divide unsigned by a literal.
+        if m >= -2_000_000 * 1440 && m < 2_000_000 * 1440 {
+            return Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: m &+ 2_000_000 * 1440) / 1440) &- 2_000_000
+        }
+        return floorDiv(m, minutesPerDay)
+    }
 
     /// ISO weekday index (Monday = 0) of a day number; 1970-01-01 was a Thursday.
     @inline(__always) static func weekdayIndex(_ day: Int64) -> Int {
-        Int(((day % 7) + 7 + 3) % 7)
+        // One unsigned remainder for the days payroll uses (shifting by a multiple of 7 keeps
+        // the weekday); the general form for any other day.
+        if day >= -weekdayShift && day <= weekdayShift {
+            return Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: day &+ weekdayShift &+ 3) % 7)
+        }
+        return Int(((day % 7) + 7 + 3) % 7)
     }
+
+    /// A multiple of 7 above every day in `dayRange`.
+    @usableFromInline static let weekdayShift: Int64 = 7 * 200_000
 
     /// First day of the 7-day week (starting on `weekStart`) that holds `day`.
     @inline(__always) static func weekStartDay(of day: Int64, weekStart: Int) -> Int64 {
@@ -33,6 +47,11 @@ enum DayMath {
 enum ExactMath {
     /// ⌈n / d⌉ for n ≥ 0, d > 0, or nil when it does not fit in `Int64`.
     static func ceilDiv(_ n: Int128, _ d: Int128) -> Int64? {
+        // Both in `Int64` (the usual case): one hardware division instead of an `Int128` one.
+        if let n64 = Int64(exactly: n), let d64 = Int64(exactly: d), n64 >= 0, d64 > 0 {
+            let (sum, overflow) = n64.addingReportingOverflow(d64 - 1)
+            if !overflow { return sum / d64 }
+        }
         let q = (n + d - 1) / d
         return q <= Int128(Int64.max) ? Int64(q) : nil
     }
@@ -40,6 +59,8 @@ enum ExactMath {
     /// n / d in lowest terms, or nil when it does not fit in `Rational`'s `Int64`s.
     static func rational(_ n: Int128, _ d: Int128) -> Rational? {
         guard d != 0 else { return nil }
+        // Both in `Int64` (the usual case): reduce there; the result is the same fraction.
+        if let n64 = Int64(exactly: n), let d64 = Int64(exactly: d), let r = Rational(reducing64: n64, d64) { return r }
         var a = n < 0 ? -n : n, b = d < 0 ? -d : d
         while b != 0 { (a, b) = (b, a % b) }
         let g = a == 0 ? 1 : a

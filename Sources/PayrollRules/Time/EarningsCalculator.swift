@@ -53,6 +53,13 @@ public enum EarningsCalculator {
     /// API layer (shifts sorted, non-overlapping, end > start, breaks inside shifts); anything odd
     /// still yields a `PayrollError` naming the field, never a trap.
     public static func compute(_ input: PayrollInput) throws(PayrollError) -> EarningsResult {
+        try compute(input, computesPayByDate: true)
+    }
+
+    /// `compute(_:)`, leaving `payByDate` empty unless `computesPayByDate`: only 일용 withholding
+    /// reads it, and `PayrollCalculator` asks for it only then (for input that passed
+    /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
+    static func compute(_ input: PayrollInput, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
         let contract = input.contract
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
@@ -82,14 +89,18 @@ public enum EarningsCalculator {
         // Lines.
         var lines: [EarningLine] = []
         lines.reserveCapacity(8)
-        let rateText = PayMethodText.rate(rate)
-        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64) throws(PayrollError) {
+        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64,
+                 suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) {
             guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
                                                  120 * Int128(rate.denominator)) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
+            let method = MethodText.make { text in
+                text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
+                suffix(&text)
+            }
             lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                     amount: amount, method: PayMethodText.line(minutes: minutes, rateText: rateText, multiplierHalves: halves)))
+                                     amount: amount, method: method))
         }
         var salaryExact = Rational.zero
         if contract.wageType == .monthly {
@@ -100,15 +111,21 @@ public enum EarningsCalculator {
                 throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
             }
             salaryExact = exact
-            var prorationText = ""
-            for (i, term) in proration.terms.enumerated() {
-                if i > 0 { prorationText += " + " }
-                prorationText += String(term.days) + "/" + String(term.ofDays)
+            let method = MethodText.make { text in
+                text.add("월급 ")
+                text.won(contract.wageWon)
+                text.add("원 × ")
+                if proration.terms.count > 1 { text.add("(") }
+                for (i, term) in proration.terms.enumerated() {
+                    if i > 0 { text.add(" + ") }
+                    text.int(Int(term.days))
+                    text.add("/")
+                    text.int(Int(term.ofDays))
+                }
+                if proration.terms.count > 1 { text.add(")") }
             }
-            if proration.terms.count > 1 { prorationText = "(" + prorationText + ")" }
             lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
-                                     amount: exact.ceil,
-                                     method: "월급 " + Money.grouped(contract.wageWon) + "원 × " + prorationText))
+                                     amount: exact.ceil, method: method))
             let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
             if extra > 0 { try add(.basePay, extra, halves: 2) }
         } else {
@@ -127,19 +144,27 @@ public enum EarningsCalculator {
             guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
-            lines.append(EarningLine(
-                code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1", amount: amount,
-                method: PayMethodText.hours(fifthsOfMinute: weekly.fifthsPerWeek) + " × " + String(weekly.paidDays.count) + "주 × " + rateText))
+            let method = MethodText.make { text in
+                text.hours(fifthsOfMinute: weekly.fifthsPerWeek)
+                text.add(" × ")
+                text.int(weekly.paidDays.count)
+                text.add("주 × ")
+                text.rate(rate)
+            }
+            lines.append(EarningLine(code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1",
+                                     amount: amount, method: method))
         }
         if buckets.paidHoliday > 0 {
-            let before = lines.count
-            try add(.paidHoliday, buckets.paidHoliday, halves: 2)
-            var dates = ""
-            for (i, h) in paidHolidays.enumerated() {
-                let c = DayMath.date(h.day).components
-                dates += (i == 0 ? " (" : ", ") + LocalDate.pad(c.month, 2) + "-" + LocalDate.pad(c.day, 2)
+            try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
+                for (i, h) in paidHolidays.enumerated() {
+                    let c = DayMath.date(h.day).components
+                    text.add(i == 0 ? " (" : ", ")
+                    text.pad2(c.month)
+                    text.add("-")
+                    text.pad2(c.day)
+                }
+                text.add(")")
             }
-            lines[before].method += dates + ")"
         }
 
         // Warnings: §54 and minimum wage by date, then omitted statutory allowances.
@@ -154,6 +179,11 @@ public enum EarningsCalculator {
         }
         pays.omissionWarnings(buckets: buckets, weeklyOmitted: weekly.omittedStatutoryWeeks, into: &warnings)
 
+        guard computesPayByDate else {
+            assert(buckets.worked == buckets.regular + buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8,
+                   "buckets must add up to worked minutes")
+            return EarningsResult(minutes: buckets, earnings: lines, warnings: warnings, payByDate: [])
+        }
         // Pay by date, in units of rate / 600 (a worked minute at ×1 is 10 units, a fifth of a 주휴 minute 2).
         var units: [(day: Int64, units: Int64)] = []
         units.reserveCapacity(work.byStartDay.count + weekly.paidDays.count + paidHolidays.count + 1)
@@ -176,7 +206,11 @@ public enum EarningsCalculator {
             let day = units[i].day
             var u: Int64 = 0
             while i < units.count && units[i].day == day { u += units[i].units; i += 1 }
-            guard var amount = ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
+            // In `Int64` when the products fit (always, for payroll-sized wages); else `Int128`.
+            let fast = Rational.product(rate.numerator, u).flatMap { n in
+                Rational.product(rate.denominator, 600).flatMap { d in Rational(reducing64: n, d) }
+            }
+            guard var amount = fast ?? ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
             if contract.wageType == .monthly && day == periodEndDay { amount = amount + salaryExact }

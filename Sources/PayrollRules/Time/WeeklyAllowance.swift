@@ -28,6 +28,7 @@ enum WeeklyAllowance {
         let weekly = contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
+        result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
         let holidayIndex = contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
@@ -65,10 +66,11 @@ enum WeeklyAllowance {
         // This week always counts (checked above); the contract's schedule is the same every week,
         // so today the average equals weekly 소정, but it is computed as the rule states.
         var employedWeeks: Int64 = 0, scheduled: Int64 = 0
+        let weeklyScheduled = contract.weeklyScheduledMinutes
         var first = weekFirst
         while first > weekFirst - 28 && employee.isEmployed(on: DayMath.date(first)) {
             employedWeeks += 1
-            scheduled += contract.weeklyScheduledMinutes
+            scheduled += weeklyScheduled
             first -= 7
         }
         guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }

@@ -86,6 +86,12 @@ struct WorkClassifier {
     private var holidayKey = Int64.min, holidayCount: Int64 = 0
     // Calendar-day cache.
     private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
+    // The entries of `out.byStartDay` and `out.byCalendarDay` being summed, appended when their
+    // day changes and at the end (`finish()`), so a piece adds to plain fields.
+    // `Int64.min` as the day of an empty entry (real days are within `DayMath.dayRange`).
+    private var pendingStartDay = DayMinutes(day: .min)
+    private var pendingCalendarDay: (day: Int64, minutes: Int64) = (.min, 0)
+    private var lastShiftStartDay = Int64.min
 
     init(_ config: Config) { self.config = config }
 
@@ -124,12 +130,23 @@ struct WorkClassifier {
                 c.work(from: s, to: e)
             }
         }
+        c.finish()
         return c.out
+    }
+
+    private mutating func finish() {
+        if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
+        if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
+        pendingStartDay = DayMinutes(day: .min)
+        pendingCalendarDay = (.min, 0)
     }
 
     private mutating func startShift(at start: Int64) {
         let day = DayMath.day(ofMinute: start)
-        if out.shiftStartDays.last != day { out.shiftStartDays.append(day) }
+        if lastShiftStartDay != day {
+            lastShiftStartDay = day
+            out.shiftStartDays.append(day)
+        }
         if day != dayKey {
             dayKey = day
             dayCount = 0
@@ -181,6 +198,7 @@ struct WorkClassifier {
         }
     }
 
+    @inline(__always)
     private mutating func isHoliday(_ day: Int64) -> Bool {
         if day != pieceDayKey {
             pieceDayKey = day
@@ -190,6 +208,7 @@ struct WorkClassifier {
         return pieceDayIsHoliday
     }
 
+    @inline(__always)
     private mutating func piece(day: Int64, minutes n: Int64, night: Bool) {
         let inPeriod = day >= config.periodStartDay && day <= config.periodEndDay
         var add = DayMinutes(day: dayKey)
@@ -231,6 +250,7 @@ struct WorkClassifier {
         record(add, calendarDay: day, minutes: n)
     }
 
+    @inline(__always)
     private mutating func record(_ add: DayMinutes, calendarDay: Int64, minutes: Int64) {
         out.buckets.worked += minutes
         out.buckets.regular += add.regular
@@ -239,23 +259,23 @@ struct WorkClassifier {
         out.buckets.holiday += add.holiday
         out.buckets.holidayOver8 += add.holidayOver8
         out.buckets.night += add.night
-        let last = out.byStartDay.count - 1
-        if last >= 0 && out.byStartDay[last].day == add.day {
-            out.byStartDay[last].regular += add.regular
-            out.byStartDay[last].overtime += add.overtime
-            out.byStartDay[last].partTimeExcess += add.partTimeExcess
-            out.byStartDay[last].holiday += add.holiday
-            out.byStartDay[last].holidayOver8 += add.holidayOver8
-            out.byStartDay[last].night += add.night
+        if pendingStartDay.day == add.day {
+            pendingStartDay.regular += add.regular
+            pendingStartDay.overtime += add.overtime
+            pendingStartDay.partTimeExcess += add.partTimeExcess
+            pendingStartDay.holiday += add.holiday
+            pendingStartDay.holidayOver8 += add.holidayOver8
+            pendingStartDay.night += add.night
         } else {
-            out.byStartDay.append(add)
+            if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
+            pendingStartDay = add
         }
         if config.collectsCalendarDays {
-            let lastDay = out.byCalendarDay.count - 1
-            if lastDay >= 0 && out.byCalendarDay[lastDay].day == calendarDay {
-                out.byCalendarDay[lastDay].minutes += minutes
+            if pendingCalendarDay.day == calendarDay {
+                pendingCalendarDay.minutes += minutes
             } else {
-                out.byCalendarDay.append((calendarDay, minutes))
+                if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
+                pendingCalendarDay = (calendarDay, minutes)
             }
         }
     }

@@ -13,11 +13,12 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run a month-end payroll for a demo employer, from an empty machine to payslips.",
         discussion: """
-            Without --database-url / DATABASE_URL: starts the private cluster (ops/pg, in .pg-demo next to
-            ops/), creates a fresh database payrun_demo, migrates it, seeds a demo employer (a few
-            workplaces; hourly part-time, hourly full-time, daily and monthly staff; October 2026 shifts
-            with night, overtime and holiday work), schedules the month-end, runs an in-process worker
-            until the runs are calculated, prints a summary and two payslips, and stops the cluster it
+            Without --database-url / DATABASE_URL: starts the private cluster (ops/pg, in
+            .pg-demo next to ops/), creates a fresh database payrun_demo, migrates it,
+            seeds a demo employer (a few workplaces; hourly part-time, hourly full-time,
+            daily and monthly staff; October 2026 shifts with night, overtime and holiday
+            work), schedules the month-end, runs an in-process worker until the runs are
+            calculated, prints a summary and two payslips, and stops the cluster it
             started. With a database URL it uses that (empty) database instead.
             """)
 

@@ -13,10 +13,11 @@ struct EnqueueRecalcCommand: ParsableCommand {
         commandName: "recalc",
         abstract: "Recalculate one employee-period (replaces the payslip in the open run).",
         discussion: """
-            Calls payrun.enqueue_recalculation(tenant, employee, period) in a transaction scoped to the
-            tenant: deduplicated while a request for the same employee-period is pending. If the run of
-            that period is approved (locked), nothing is recomputed: the request is recorded as a pending
-            correction for a correction run, and this command says so.
+            Calls payrun.enqueue_recalculation(tenant, employee, period) in a transaction
+            scoped to the tenant: deduplicated while a request for the same employee-
+            period is pending. If the run of that period is approved (locked), nothing is
+            recomputed: the request is recorded as a pending correction for a correction
+            run, and this command says so.
             """)
 
     @OptionGroup var database: DatabaseOptions

@@ -8,10 +8,11 @@ struct JobsCommand: ParsableCommand {
         commandName: "jobs",
         abstract: "List, show, retry, cancel or enqueue jobs.",
         discussion: """
-            Jobs live in payrun.jobs: pending → running → succeeded, or back to pending after a
-            failed attempt (exponential backoff with jitter), failed after the last attempt (every
-            attempt's error is kept), or cancelled. Connect as a role that sees every tenant's jobs
-            (payrun_worker, the schema owner or a superuser).
+            Jobs live in payrun.jobs: pending → running → succeeded, or back to pending
+            after a failed attempt (exponential backoff with jitter), failed after the
+            last attempt (every attempt's error is kept), or cancelled. Connect as a role
+            that sees every tenant's jobs (payrun_worker, the schema owner or a
+            superuser).
             """,
         subcommands: [JobsListCommand.self, JobsShowCommand.self, JobsRetryCommand.self, JobsCancelCommand.self,
                       JobsEnqueueCommand.self]

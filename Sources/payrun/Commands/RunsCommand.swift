@@ -63,7 +63,9 @@ struct RunsShowCommand: ParsableCommand {
             if !failed.isEmpty {
                 print("failed employees (not paid by this run):")
                 for f in failed {
-                    print("  \(try f.int64(at: 0)) \(try f.string(at: 1)) \(try f.string(at: 2)): \(try f.string(at: 3)) at \(try f.string(at: 5)): \(try f.string(at: 4))")
+                    let field = try f.string(at: 5)
+                    let place = field.isEmpty ? "" : " at \(field)"
+                    print("  \(try f.int64(at: 0)) \(try f.string(at: 1)) \(try f.string(at: 2)): \(try f.string(at: 3))\(place): \(try f.string(at: 4))")
                 }
             }
             let corrections = try c.query("""

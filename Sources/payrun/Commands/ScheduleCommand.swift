@@ -13,11 +13,12 @@ struct ScheduleMonthEndCommand: ParsableCommand {
         commandName: "month-end",
         abstract: "Create the month's run of every workplace (or one tenant / one workplace) and enqueue its planning.",
         discussion: """
-            Idempotent: a workplace whose period already has a run (not cancelled) keeps it and no job is
-            added, so running this twice creates nothing new. A running `payrun worker` plans and computes
-            the runs. Pay date: --pay-date, else the workplace's pay_day_of_month in the following month,
-            else the 10th of the following month. Without --tenant, connect as a role that sees every
-            tenant (the schema owner, a superuser or payrun_worker).
+            Idempotent: a workplace whose period already has a run (not cancelled) keeps
+            it and no job is added, so running this twice creates nothing new. A running
+            `payrun worker` plans and computes the runs. Pay date: --pay-date, else the
+            workplace's pay_day_of_month in the following month, else the 10th of the
+            following month. Without --tenant, connect as a role that sees every tenant
+            (the schema owner, a superuser or payrun_worker).
             """)
 
     @OptionGroup var database: DatabaseOptions

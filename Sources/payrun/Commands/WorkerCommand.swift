@@ -13,22 +13,24 @@ struct WorkerCommand: ParsableCommand {
         commandName: "worker",
         abstract: "Run jobs from the queue until SIGTERM or SIGINT.",
         discussion: """
-            Starts N job threads (default: the number of cores), each with its own PostgreSQL
-            connection, plus a claimer that LISTENs for new jobs (polling as the fallback), a
-            heartbeat thread renewing leases, and a maintenance thread that rescues expired leases
-            and, on the one worker holding the leader lock, runs periodic tasks (month-end).
-            Lost connections are re-established with backoff.
+            Starts N job threads (default: the number of cores), each with its own
+            PostgreSQL connection, plus a claimer that LISTENs for new jobs (polling as
+            the fallback), a heartbeat thread renewing leases, and a maintenance thread
+            that rescues expired leases and, on the one worker holding the leader lock,
+            runs periodic tasks (month-end). Lost connections are re-established with
+            backoff.
 
-            On SIGTERM or SIGINT the worker stops claiming, lets in-flight jobs finish for up to
-            --grace-seconds, releases what is left (a late completion is fenced off), and exits 0.
-            A second signal exits at once with status 1.
+            On SIGTERM or SIGINT the worker stops claiming, lets in-flight jobs finish for
+            up to --grace-seconds, releases what is left (a late completion is fenced
+            off), and exits 0. A second signal exits at once with status 1.
 
-            Logs go to stderr (swift-log; metadata: worker, job, kind, tenant, attempt, run).
-            With --metrics-port, GET http://<metrics-host>:<port>/metrics serves Prometheus
-            metrics: jobs claimed/completed/failed, job duration, employees computed, queue depth.
+            Logs go to stderr (swift-log; metadata: worker, job, kind, tenant, attempt,
+            run). With --metrics-port, GET http://<metrics-host>:<port>/metrics serves
+            Prometheus metrics: jobs claimed/completed/failed, job duration, employees
+            computed, queue depth.
 
-            Besides the payroll job kinds, every worker handles the diagnostics kind system.sleep
-            (payload {"ms": N}): it sleeps, then records its effect in
+            Besides the payroll job kinds, every worker handles the diagnostics kind
+            system.sleep (payload {"ms": N}): it sleeps, then records its effect in
             payrun.diagnostic_job_effects and completes, fenced by its lease.
             """)
 
