@@ -20,8 +20,32 @@ public enum CalcResponseEncoder {
         w.member("paidHoliday", p.minutes.paidHoliday)
         w.endObject()
         w.key("earnings")
+        write(p.earnings, to: &w)
+        w.member("gross", p.gross)
+        w.member("nonTaxable", p.nonTaxable)
+        w.member("taxable", p.taxable)
+        w.key("deductions")
+        write(p.deductions, to: &w)
+        w.member("totalDeductions", p.totalDeductions)
+        w.member("net", p.net)
+        w.key("warnings")
+        write(p.warnings, to: &w)
+        w.endObject()
+    }
+
+    /// `{"error":{"code":"…","message":"…","field":"…"}}`; `field` omitted when nil. The error
+    /// response of both JSON Lines commands (`JSONLineResponder`).
+    public static func write(_ e: PayrollError, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("error")
+        writeErrorBody(e, to: &w)
+        w.endObject()
+    }
+
+    /// `[{code, minutes, rate, multiplier, amount, method}]` — also the stored payslip's `earnings`.
+    public static func write(_ lines: [EarningLine], to w: inout JSONWriter) {
         w.beginArray()
-        for line in p.earnings {
+        for line in lines {
             w.beginObject()
             w.member("code", line.code.rawValue)
             if let minutes = line.minutes { w.member("minutes", minutes) }
@@ -32,12 +56,12 @@ public enum CalcResponseEncoder {
             w.endObject()
         }
         w.endArray()
-        w.member("gross", p.gross)
-        w.member("nonTaxable", p.nonTaxable)
-        w.member("taxable", p.taxable)
-        w.key("deductions")
+    }
+
+    /// `[{code, base, amount, method}]` — also the stored payslip's `deductions`.
+    public static func write(_ lines: [DeductionLine], to w: inout JSONWriter) {
         w.beginArray()
-        for line in p.deductions {
+        for line in lines {
             w.beginObject()
             w.member("code", line.code.rawValue)
             if let base = line.base { w.member("base", base) }
@@ -46,11 +70,12 @@ public enum CalcResponseEncoder {
             w.endObject()
         }
         w.endArray()
-        w.member("totalDeductions", p.totalDeductions)
-        w.member("net", p.net)
-        w.key("warnings")
+    }
+
+    /// `[{code, message, date}]` — also the stored payslip's `warnings`.
+    public static func write(_ warnings: [PayrollWarning], to w: inout JSONWriter) {
         w.beginArray()
-        for warning in p.warnings {
+        for warning in warnings {
             w.beginObject()
             w.member("code", warning.code.rawValue)
             w.member("message", warning.message)
@@ -58,19 +83,15 @@ public enum CalcResponseEncoder {
             w.endObject()
         }
         w.endArray()
-        w.endObject()
     }
 
-    /// `{"error":{"code":"…","message":"…","field":"…"}}`; `field` omitted when nil. The error
-    /// response of both JSON Lines commands (`JSONLineResponder`).
-    public static func write(_ e: PayrollError, to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("error")
+    /// `{code, message, field}` (`field` omitted when nil) — the inside of an error response, and
+    /// the stored payslip's `error`.
+    public static func writeErrorBody(_ e: PayrollError, to w: inout JSONWriter) {
         w.beginObject()
         w.member("code", e.code.rawValue)
         w.member("message", e.message)
         if let field = e.field { w.member("field", field) }
-        w.endObject()
         w.endObject()
     }
 
