@@ -44,16 +44,19 @@ public enum RunFinalizer {
             """, [.int(tenantId), .int(runId)])
         else { throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)") }
         let done = try row.int32(at: 0), total = try row.int32(at: 1)
-        // A chunk rerun on an already calculated run refreshes its totals and digest too.
+        // A chunk rerun on an already calculated run refreshes its totals and digest too; a run
+        // `failed` by a chunk job that ran out of attempts (RunFailure) is finalized once a retry
+        // of that job has finished every chunk.
         let status = try row.string(at: 2)
         let finalizable: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
-                                        PayrollRunStatus.calculatedWithErrors.rawValue]
+                                        PayrollRunStatus.calculatedWithErrors.rawValue, PayrollRunStatus.failed.rawValue]
         guard done >= total, finalizable.contains(status) else { return false }
         try finalize(tenantId: tenantId, runId: runId, on: connection)
         return true
     }
 
-    /// Sets the run's status, counters, totals and digest from its payslips and chunks.
+    /// Sets the run's status, counters, totals and digest from its payslips and chunks (and clears
+    /// the failure reason of a run failed earlier).
     public static func finalize(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws {
         try connection.execute("""
             UPDATE payrun.payroll_runs r
@@ -62,7 +65,7 @@ public enum RunFinalizer {
                    employees_done = s.ok, employees_failed = s.failed, warnings_count = s.warnings,
                    gross_won = s.gross, non_taxable_won = s.non_taxable, taxable_won = s.taxable,
                    total_deductions_won = s.deductions, net_won = s.net,
-                   input_digest = d.digest, calculated_at = now(), updated_at = now()
+                   input_digest = d.digest, error = NULL, calculated_at = now(), updated_at = now()
               FROM (SELECT count(*) FILTER (WHERE error IS NULL) AS ok, count(*) FILTER (WHERE error IS NOT NULL) AS failed,
                            coalesce(sum(jsonb_array_length(warnings)), 0) AS warnings,
                            coalesce(sum(gross_won), 0) AS gross, coalesce(sum(non_taxable_won), 0) AS non_taxable,

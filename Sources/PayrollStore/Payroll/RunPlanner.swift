@@ -21,7 +21,11 @@ public enum RunPlanner {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
         }
         if run.status.isClosed { return .skipped(reason: "run \(runId) is \(run.status.rawValue)") }
-        if run.status != .planned { return .skipped(reason: "run \(runId) is already \(run.status.rawValue)") }
+        // A run failed by its plan job (RunFailure: never planned, no chunks) is planned by a retry of that job.
+        let failedBeforePlanning = run.status == .failed && run.chunksTotal == 0
+        if run.status != .planned && !failedBeforePlanning {
+            return .skipped(reason: "run \(runId) is already \(run.status.rawValue)")
+        }
 
         let ids = try connection.query("""
             SELECT id FROM payrun.employees
@@ -50,7 +54,7 @@ public enum RunPlanner {
         }
         try connection.execute("""
             UPDATE payrun.payroll_runs SET status = 'calculating', employees_total = $3, employees_done = 0,
-                   employees_failed = 0, chunks_total = $4, chunks_done = 0, updated_at = now()
+                   employees_failed = 0, chunks_total = $4, chunks_done = 0, error = NULL, updated_at = now()
              WHERE tenant_id = $1 AND id = $2
             """, [.int(tenantId), .int(runId), .int32(Int32(ids.count)), .int32(Int32(chunks.count))])
         if chunks.isEmpty { try RunFinalizer.finalize(tenantId: tenantId, runId: runId, on: connection) }

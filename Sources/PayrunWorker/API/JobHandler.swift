@@ -12,6 +12,16 @@ public protocol JobHandler: Sendable {
     /// Job kinds this handler takes (e.g. `["run.chunk"]`).
     var kinds: [String] { get }
     func handle(_ job: ClaimedJob, context: JobContext) throws
+    /// Called by the pool when `job` has failed for good (`FailOutcome.failed`: attempts used up,
+    /// or a permanent failure), inside the transaction that marks the job `failed`, on
+    /// `context.connection` (call `context.scopeToTenant` first if row-level security applies).
+    /// `error` is the last attempt's error. Throwing rolls the hook back; the job is still failed.
+    /// Default: nothing.
+    func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws
+}
+
+extension JobHandler {
+    public func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws {}
 }
 
 /// An error a handler throws to say how its failure should be treated.

@@ -51,4 +51,18 @@ struct RunChunkJobHandler: JobHandler {
             "finalized": "\(outcome.finalizedRun)",
         ])
     }
+
+    /// The chunk job ran out of attempts: its run cannot finish, so it is marked `failed` with the
+    /// job and its last error (RunFailure), in the transaction that fails the job. A successful
+    /// `payrun jobs retry` of the job later finalizes the run as usual.
+    func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws {
+        let payload = try JobPayload(job)
+        let runId = try payload.int("runId")
+        guard let version = Int32(exactly: try payload.int("version")) else { return }
+        try context.scopeToTenant(context.connection)
+        if try RunFailure.markFailed(tenantId: job.tenantId, runId: runId, version: version, jobId: job.id,
+                                     jobKind: job.kind, lastError: error, on: context.connection) {
+            context.logger.error("run failed: chunk job \(job.id) failed for good", metadata: ["run": "\(runId)"])
+        }
+    }
 }

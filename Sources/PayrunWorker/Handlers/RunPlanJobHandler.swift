@@ -25,4 +25,15 @@ struct RunPlanJobHandler: JobHandler {
             context.logger.notice("run not planned: \(reason)", metadata: ["run": "\(runId)"])
         }
     }
+
+    /// The plan job ran out of attempts: the run is marked `failed` with the job and its last error
+    /// (RunFailure), in the transaction that fails the job. A successful retry of the job plans it.
+    func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws {
+        let runId = try JobPayload(job).int("runId")
+        try context.scopeToTenant(context.connection)
+        if try RunFailure.markFailed(tenantId: job.tenantId, runId: runId, version: nil, jobId: job.id,
+                                     jobKind: job.kind, lastError: error, on: context.connection) {
+            context.logger.error("run failed: plan job \(job.id) failed for good", metadata: ["run": "\(runId)"])
+        }
+    }
 }

@@ -20,13 +20,13 @@ struct JobExecution {
         let clock = ContinuousClock()
         let started = clock.now
         defer { metrics.recordDuration(kind: job.kind, started.duration(to: clock.now)) }
+        let context = JobContext(connection: connection, job: job, logger: logger, workerId: pool.configuration.workerId,
+                                 flags: flags, metrics: metrics)
         guard let handler = pool.handlersByKind[job.kind] else {
             fail("no handler for job kind \(job.kind) in this worker", retryable: false, logger: logger)
             return
         }
         logger.debug("job started")
-        let context = JobContext(connection: connection, job: job, logger: logger, workerId: pool.configuration.workerId,
-                                 flags: flags, metrics: metrics)
         do {
             try handler.handle(job, context: context)
             if connection.isInTransaction { try connection.execute("ROLLBACK") }
@@ -41,7 +41,8 @@ struct JobExecution {
                 let elapsed = started.duration(to: clock.now)
                 logger.debug("job completed", metadata: ["ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)"])
             } else if state == "running" && stillHeld {
-                fail("handler for \(job.kind) returned without completing the job (a bug in the handler)", retryable: false, logger: logger)
+                fail("handler for \(job.kind) returned without completing the job (a bug in the handler)", retryable: false, logger: logger,
+                     hook: (handler, context))
             } else {
                 metrics.leaseLost(kind: job.kind)
                 logger.warning("handler returned but the job is \(state) and no longer ours")
@@ -53,24 +54,45 @@ struct JobExecution {
             if Reconnect.isConnectionLoss(error, connection: connection) {
                 logger.warning("connection lost during the job", metadata: ["error": "\(error)"])
                 guard Reconnect.restore(connection, logger: logger, role: role, keepTrying: { !pool.isFinished }) else { return }
-                fail("connection to PostgreSQL lost: \(error)", retryable: true, logger: logger)
+                fail("connection to PostgreSQL lost: \(error)", retryable: true, logger: logger, hook: (handler, context))
                 return
             }
             if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
             if case JobFailure.permanent(let message) = error {
-                fail(message, retryable: false, logger: logger)
+                fail(message, retryable: false, logger: logger, hook: (handler, context))
             } else {
-                fail(String(describing: error), retryable: true, logger: logger)
+                fail(String(describing: error), retryable: true, logger: logger, hook: (handler, context))
             }
         }
     }
 
-    /// Records the failed attempt (fenced); retries once after a reconnect.
-    private func fail(_ message: String, retryable: Bool, logger: Logger) {
-        for _ in 0..<2 {
+    /// Records the failed attempt (fenced); retries once after a reconnect. When the job fails for
+    /// good, `hook`'s handler gets `onFinalFailure` in the same transaction; if the hook throws, the
+    /// transaction rolls back and the job is failed without it (logged).
+    private func fail(_ message: String, retryable: Bool, logger: Logger,
+                      hook: (handler: any JobHandler, context: JobContext)? = nil) {
+        var withHook = hook != nil
+        for _ in 0..<3 {
             do {
-                let outcome = try JobQueue.fail(job, error: message, retryable: retryable, on: connection,
-                                                 backoff: pool.configuration.retryBackoff)
+                let outcome: FailOutcome
+                if withHook, let hook {
+                    do {
+                        outcome = try connection.transaction { c in
+                            let outcome = try JobQueue.fail(job, error: message, retryable: retryable, on: c,
+                                                            backoff: pool.configuration.retryBackoff)
+                            if outcome == .failed { try hook.handler.onFinalFailure(job, error: message, context: hook.context) }
+                            return outcome
+                        }
+                    } catch where !(error is JobQueueError) && !Reconnect.isConnectionLoss(error, connection: connection) {
+                        logger.error("the handler's final-failure hook failed; failing the job without it",
+                                     metadata: ["error": "\(error)"])
+                        withHook = false
+                        continue
+                    }
+                } else {
+                    outcome = try JobQueue.fail(job, error: message, retryable: retryable, on: connection,
+                                                backoff: pool.configuration.retryBackoff)
+                }
                 pool.metrics.failed(kind: job.kind, final: outcome == .failed)
                 switch outcome {
                 case .failed: logger.error("job failed for good", metadata: ["error": "\(message)"])

@@ -55,6 +55,7 @@ struct RunsShowCommand: ParsableCommand {
                 throw CommandFailure("run \(runId) does not exist in tenant \(tenant)")
             }
             print(RunsShowCommand.summary(r))
+            if let reason = try RunFailure.reason(tenantId: tenant, runId: runId, on: c) { print("failure: \(reason)") }
             let failed = try c.query("""
                 SELECT p.employee_id, coalesce(e.employee_number, ''), e.name, p.error ->> 'code', p.error ->> 'message', coalesce(p.error ->> 'field', '')
                   FROM payrun.payslips p JOIN payrun.employees e ON e.tenant_id = p.tenant_id AND e.id = p.employee_id
