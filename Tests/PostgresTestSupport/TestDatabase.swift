@@ -105,7 +105,7 @@ final class TestCluster: Sendable {
                 }
             }
             state.databases.insert(name)
-            return TestDatabase(name: name, url: Self.url(admin, database: name))
+            return TestDatabase(name: name, url: PostgresConnectionString.replacingDatabase(in: admin, with: name))
         }
     }
 
@@ -197,18 +197,6 @@ final class TestCluster: Sendable {
         return name.isEmpty ? "test" : name
     }
 
-    /// The same server URL pointing at `database`: replaces the path of a
-    /// `postgres(ql)://` URI, or appends `dbname=` to a keyword/value string.
-    static func url(_ serverURL: String, database: String) -> String {
-        for scheme in ["postgresql://", "postgres://"] where serverURL.hasPrefix(scheme) {
-            let rest = serverURL.dropFirst(scheme.count)
-            let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-            let authorityAndPath = rest[..<queryStart]
-            let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
-            return scheme + authority + "/" + database + rest[queryStart...]
-        }
-        return serverURL + " dbname=\(database)"
-    }
 }
 
 /// Writes a line to file descriptor 2 (the C `stderr` global is not concurrency-safe in Swift 6).

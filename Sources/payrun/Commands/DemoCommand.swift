@@ -60,7 +60,7 @@ struct DemoCommand: ParsableCommand {
             try connection.execute("DROP DATABASE IF EXISTS payrun_demo WITH (FORCE)")
             try connection.execute("CREATE DATABASE payrun_demo")
             connection.close()
-            url = PrivateCluster.url(admin, database: "payrun_demo")
+            url = PostgresConnectionString.replacingDatabase(in: admin, with: "payrun_demo")
         }
         defer {
             if let cluster, startedCluster, !keepCluster {

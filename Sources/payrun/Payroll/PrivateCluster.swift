@@ -44,15 +44,4 @@ struct PrivateCluster {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// The same server URL pointing at `database`.
-    static func url(_ serverURL: String, database: String) -> String {
-        for scheme in ["postgresql://", "postgres://"] where serverURL.hasPrefix(scheme) {
-            let rest = serverURL.dropFirst(scheme.count)
-            let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-            let authorityAndPath = rest[..<queryStart]
-            let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
-            return scheme + authority + "/" + database + rest[queryStart...]
-        }
-        return serverURL + " dbname=\(database)"
-    }
 }

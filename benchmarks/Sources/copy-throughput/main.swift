@@ -72,21 +72,11 @@ if let given = ProcessInfo.processInfo.environment["DATABASE_URL"], !given.isEmp
     startedCluster = wasRunning != 0
 }
 
-func databaseURL(_ server: String, _ name: String) -> String {
-    for scheme in ["postgresql://", "postgres://"] where server.hasPrefix(scheme) {
-        let rest = server.dropFirst(scheme.count)
-        let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-        let authorityAndPath = rest[..<queryStart]
-        let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
-        return scheme + authority + "/" + name + rest[queryStart...]
-    }
-    return server + " dbname=\(name)"
-}
 
 let admin = try PostgresConnection(url: serverURL)
 try admin.execute("DROP DATABASE IF EXISTS payrun_bench_copy WITH (FORCE)")
 try admin.execute("CREATE DATABASE payrun_bench_copy")
-let url = databaseURL(serverURL, "payrun_bench_copy")
+let url = PostgresConnectionString.replacingDatabase(in: serverURL, with: "payrun_bench_copy")
 let connection = try PostgresConnection(url: url)
 
 // MARK: measurement helpers

@@ -45,17 +45,6 @@ guard let serverURL = databaseURL else {
     exit(2)
 }
 
-/// The same server URL pointing at `database` (URI path, or `dbname=` appended).
-func url(_ serverURL: String, database: String) -> String {
-    for scheme in ["postgresql://", "postgres://"] where serverURL.hasPrefix(scheme) {
-        let rest = serverURL.dropFirst(scheme.count)
-        let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-        let authorityAndPath = rest[..<queryStart]
-        let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
-        return scheme + authority + "/" + database + rest[queryStart...]
-    }
-    return serverURL + " dbname=\(database)"
-}
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
@@ -67,7 +56,7 @@ try admin.execute("CREATE DATABASE \(name)")
 defer {
     _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
 }
-let benchURL = url(serverURL, database: name)
+let benchURL = PostgresConnectionString.replacingDatabase(in: serverURL, with: name)
 let connection = try PostgresConnection(url: benchURL)
 try Migrator().migrate(connection)
 try connection.execute("INSERT INTO payrun.tenants (id, name) SELECT n, 'T' || n FROM generate_series(1, $1::int) n", [.int(tenants)])

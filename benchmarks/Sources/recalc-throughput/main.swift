@@ -48,16 +48,6 @@ guard let serverURL = databaseURL else {
     exit(2)
 }
 
-func url(_ serverURL: String, database: String) -> String {
-    for scheme in ["postgresql://", "postgres://"] where serverURL.hasPrefix(scheme) {
-        let rest = serverURL.dropFirst(scheme.count)
-        let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-        let authorityAndPath = rest[..<queryStart]
-        let authority = authorityAndPath.firstIndex(of: "/").map { authorityAndPath[..<$0] } ?? authorityAndPath
-        return scheme + authority + "/" + database + rest[queryStart...]
-    }
-    return serverURL + " dbname=\(database)"
-}
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
@@ -70,7 +60,7 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
     let admin = try PostgresConnection(url: serverURL)
     try admin.execute("CREATE DATABASE \(name)")
     defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
-    let benchURL = url(serverURL, database: name)
+    let benchURL = PostgresConnectionString.replacingDatabase(in: serverURL, with: name)
     let connection = try PostgresConnection(url: benchURL)
     try Migrator().migrate(connection)
 
