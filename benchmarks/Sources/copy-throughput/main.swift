@@ -72,7 +72,6 @@ if let given = ProcessInfo.processInfo.environment["DATABASE_URL"], !given.isEmp
     startedCluster = wasRunning != 0
 }
 
-
 let admin = try PostgresConnection(url: serverURL)
 try admin.execute("DROP DATABASE IF EXISTS payrun_bench_copy WITH (FORCE)")
 try admin.execute("CREATE DATABASE payrun_bench_copy")
