@@ -8,8 +8,10 @@
 // with `ops/pg start` (durable settings unless PAYRUN_PG_FAST=1 is set) and stops it at the end
 // if it started it. Works in a scratch database `payrun_bench_copy`, dropped at the end.
 // Data generation is not timed; each measurement is repeated R times, best and median reported.
+import Dispatch
 import Foundation
 import PostgresClient
+import Synchronization
 
 var shiftRowCount = 3_000_000
 var resultRowCount = 500_000
@@ -201,6 +203,59 @@ let decode = try measure("decode", rows: shiftRowCount, before: {
 decodeChecksum = shifts.reduce(0) { $0 &+ $1.shiftID &+ Int64($1.breakMinutes) &+ ($1.contractID ?? 0) }
 shifts = []
 
+// MARK: shifts: decode over parallel streams
+
+/// Rows and checksum decoded by the parallel streams of one repetition.
+final class StreamTotals: Sendable {
+    let rows = Mutex<Int>(0)
+    let checksum = Mutex<Int64>(0)
+    let failures = Mutex<[String]>([])
+}
+
+/// The same COPY split into `streamCount` disjoint halves of the table by physical position (TID
+/// range scans, PostgreSQL ≥ 14: each stream reads only its own pages), each on its own
+/// connection and decoded on its own thread into its own `[Shift]`. This is how a reader uses both
+/// cores of this machine: one server backend and one decoding thread per stream.
+func decodeInParallel(streams streamCount: Int, url: String, pages: Int) -> (rows: Int, checksum: Int64, failures: [String]) {
+    let totals = StreamTotals()
+    let bounds = (0...streamCount).map { pages * $0 / streamCount }
+    DispatchQueue.concurrentPerform(iterations: streamCount) { stream in
+        do {
+            let connection = try PostgresConnection(url: url)
+            defer { connection.close() }
+            var range = "ctid >= '(\(bounds[stream]),0)'::tid"
+            if stream < streamCount - 1 { range += " AND ctid < '(\(bounds[stream + 1]),0)'::tid" }
+            var decoded: [Shift] = []
+            decoded.reserveCapacity(pages > 0 ? 3_100_000 / streamCount : 0)
+            try connection.copyOut("""
+                COPY (SELECT tenant_id, employee_id, shift_id, work_date, start_at, end_at, break_minutes, kind, is_holiday, contract_id
+                      FROM shifts WHERE \(range)) TO STDOUT (FORMAT binary)
+                """) { row in
+                decoded.append(Shift(
+                    tenantID: try row.int64(), employeeID: try row.int64(), shiftID: try row.int64(),
+                    workDateDays: try row.date(), startMicroseconds: try row.timestamptz(), endMicroseconds: try row.timestamptz(),
+                    breakMinutes: try row.int32(), kind: try row.int16(), isHoliday: try row.bool(),
+                    contractID: try row.optionalInt64()))
+            }
+            let sum = decoded.reduce(Int64(0)) { $0 &+ $1.shiftID &+ Int64($1.breakMinutes) &+ ($1.contractID ?? 0) }
+            totals.rows.withLock { $0 += decoded.count }
+            totals.checksum.withLock { $0 = $0 &+ sum }
+        } catch {
+            totals.failures.withLock { $0.append("stream \(stream): \(error)") }
+        }
+    }
+    return (totals.rows.withLock { $0 }, totals.checksum.withLock { $0 }, totals.failures.withLock { $0 })
+}
+
+let shiftPages = Int(try connection.queryOne("SELECT (pg_relation_size('shifts') / current_setting('block_size')::int)::int8")?.int64(at: 0) ?? 0)
+log("decoding \(shiftRowCount) shifts over 2 connections in parallel (TID ranges of \(shiftPages) pages)")
+let decodeParallel = try measure("decode2", rows: shiftRowCount) {
+    let outcome = decodeInParallel(streams: 2, url: url, pages: shiftPages)
+    precondition(outcome.failures.isEmpty, "parallel decode failed: \(outcome.failures)")
+    precondition(outcome.checksum == decodeChecksum, "parallel decode checksum \(outcome.checksum) ≠ single stream \(decodeChecksum)")
+    return outcome.rows
+}
+
 // MARK: results: write
 
 let resultColumns = 15
@@ -264,10 +319,11 @@ func format(_ rate: Double) -> String {
 print("| measurement | rows | best rows/s | median rows/s | rows per client CPU-second (median) |")
 print("|---|---|---|---|---|")
 print("| load shifts: PostgresClient copyIn, 10 columns, 3-column PK (once) | \(shiftRowCount) | \(format(Double(shiftRowCount) / loadSeconds)) | — | — |")
-for measurement in [decode, write, psqlOut, psqlIn] {
+for measurement in [decode, decodeParallel, write, psqlOut, psqlIn] {
     let label: String
     switch measurement.label {
     case "decode": label = "decode: PostgresClient copyOut → [Shift] (10 columns)"
+    case "decode2": label = "decode, 2 streams: 2 connections × copyOut of half the table (TID ranges) → [Shift], 2 threads"
     case "write": label = "write: PostgresClient copyIn, \(resultColumns) int8 columns, no index"
     default: label = measurement.label
     }
