@@ -11,15 +11,20 @@
 // 2. month-end: schedule, plan and compute the runs (so recalculations replace existing payslips
 //    of a calculated run: totals moved by difference, digest marked stale).
 // 3. R rounds: enqueue one recalculation per employee with `payrun.enqueue_recalculation` (one
-//    transaction per 1,000), then T threads — each its own connection, like the worker's job
-//    threads — claim batches of B and, per job, in ONE transaction: set the tenant,
-//    `Recalculation.run` (find the run, load by COPY, validate, compute, COPY to staging, replace
-//    the payslip, move the run totals) and `JobQueue.complete` (fenced by the lease). Reported:
-//    jobs/s from the first claim to the last completion. (The WorkerPool adds heartbeats and
-//    NOTIFY wake-ups on other threads; the per-job work is this.)
+//    transaction per 1,000), then process them:
+//    --mode pool (default): a real `WorkerPool` with T job threads and the worker's
+//      `employee.recalc` handler batching up to B jobs of a tenant per transaction
+//      (`RecalcJobHandler.handleBatch` → `BatchRecalculation`, one fenced completion per batch),
+//      with its claimer, heartbeats and NOTIFY wake-ups. Timed from starting the pool until no
+//      recalculation job is pending or running (a probe connection polls every 5 ms).
+//    --mode single: the one-job-per-transaction path: T threads — each its own connection —
+//      claim batches of B and, per job, in ONE transaction: set the tenant, `Recalculation.run`
+//      and `JobQueue.complete`. Timed from the first claim to the last completion.
+//    After each round every payslip must have moved to the next revision.
 import Dispatch
 import Foundation
 import JobQueue
+import Logging
 import PayrollStore
 import PayrunWorker
 import PostgresClient
@@ -29,7 +34,8 @@ var databaseURL = ProcessInfo.processInfo.environment["DATABASE_URL"]
 var employees = 2_000
 var rounds = 3
 var threads = 2
-var batch = 32
+var batch = 64
+var mode = "pool"
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -38,8 +44,9 @@ while let a = arguments.next() {
     case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--batch": batch = Int(arguments.next() ?? "") ?? batch
+    case "--mode": mode = arguments.next() ?? mode
     default:
-        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B]")
+        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B] [--mode pool|single]")
         exit(2)
     }
 }
@@ -51,11 +58,12 @@ guard let serverURL = databaseURL else {
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
-let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch)
+guard mode == "pool" || mode == "single" else { print("recalc-throughput: --mode is pool or single"); exit(2) }
+let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch, mode: mode)
 try runBenchmark(serverURL: options.serverURL, employees: options.employees, rounds: options.rounds, threads: options.threads,
-                 batch: options.batch)
+                 batch: options.batch, mode: options.mode)
 
-func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int) throws {
+func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int, mode: String) throws {
     let name = "payrun_bench_recalc_\(getpid())"
     let admin = try PostgresConnection(url: serverURL)
     try admin.execute("CREATE DATABASE \(name)")
@@ -112,6 +120,35 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         return Int64(digits) ?? -1
     }
 
+    /// A real WorkerPool (the worker's recalculation handler, batching up to `batch`) until every
+    /// recalculation job is done; returns (jobs, seconds).
+    func poolRound(expected: Int) throws -> (Int, Double) {
+        var logger = Logger(label: "recalc-throughput")
+        logger.logLevel = ProcessInfo.processInfo.environment["RECALC_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
+        let configuration = WorkerConfiguration(databaseURL: benchURL, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 30,
+                                                heartbeatSeconds: 10, pollSeconds: 1, workerId: "bench")
+        let pool = WorkerPool(configuration: configuration, handlers: [PayrollJobHandlers.recalculation(batchSize: batch)], logger: logger)
+        let probe = try PostgresConnection(url: benchURL)
+        defer { probe.close() }
+        let stopped = DispatchSemaphore(value: 0)
+        let start = ContinuousClock.now
+        Thread {
+            do { try pool.run() } catch { print("error: worker pool: \(error)"); exit(1) }
+            stopped.signal()
+        }.start()
+        while try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running') AND kind = 'employee.recalc'")?
+            .int64(at: 0) ?? 0 > 0 {
+            usleep(5_000)
+        }
+        let elapsed = seconds(ContinuousClock.now - start)
+        pool.stop()
+        stopped.wait()
+        let failed = try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state <> 'succeeded' AND kind = 'employee.recalc'")?
+            .int64(at: 0) ?? 0
+        if failed > 0 { print("error: \(failed) recalculation jobs did not succeed"); exit(1) }
+        return (expected, elapsed)
+    }
+
     // 2. Month-end.
     t0 = clock.now
     _ = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: connection)
@@ -151,7 +188,7 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             }
             index += 1_000
         }
-        let (jobs, elapsed) = try drain(kinds: ["employee.recalc"]) { job, c in
+        let (jobs, elapsed) = mode == "pool" ? try poolRound(expected: employeeIds.count) : try drain(kinds: ["employee.recalc"]) { job, c in
             guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
             try c.transaction { c in
                 try TenantScope.set(job.tenantId, on: c)
@@ -162,8 +199,11 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             }
         }
         rates.append(Double(jobs) / elapsed)
-        print(String(format: "round %d: %d recalculation jobs, %d threads, batch %d: %.2f s = %.0f jobs/s", round, jobs, threads, batch,
-                     elapsed, Double(jobs) / elapsed))
+        let revisions = try connection.queryOne("SELECT min(revision), max(revision) FROM payrun.payslips")
+        let (low, high) = (try revisions?.int32(at: 0) ?? 0, try revisions?.int32(at: 1) ?? 0)
+        guard low == Int32(round + 1) && high == low else { print("error: after round \(round) payslip revisions are \(low)…\(high)"); exit(1) }
+        print(String(format: "round %d (%@): %d recalculation jobs, %d threads, batch %d: %.2f s = %.0f jobs/s", round, mode, jobs, threads,
+                     batch, elapsed, Double(jobs) / elapsed))
     }
     let revisions = try connection.queryOne("SELECT min(revision), max(revision), count(*) FROM payrun.payslips")
     print("payslips: \(try revisions?.int64(at: 2) ?? 0), revisions \(try revisions?.int32(at: 0) ?? 0)…\(try revisions?.int32(at: 1) ?? 0)")
