@@ -6,8 +6,8 @@ import PostgresClient
 /// and per-commit costs (e.g. `employee.recalc`: one set of COPYs, one payslip write and one
 /// commit for the whole batch).
 ///
-/// How the pool runs it: a job thread that took a job of this kind also takes the inbox's other
-/// jobs of the same kind and tenant and tops the batch up to `batchSize` with one claim statement
+/// How the pool runs it: a job thread that took a job of this kind tops the batch up to
+/// `batchSize` with one claim statement for the same kind and tenant
 /// (`JobQueue.claim(…, kind:, tenantId:)`), then calls `handleBatch`. Every job of the batch is in
 /// flight (heartbeats, shutdown, release) until the batch returns.
 ///

@@ -1,9 +1,8 @@
 import JobQueue
 import PostgresClient
 
-/// Batches (see `BatchJobHandler`): a job thread holding one job of a batching kind gathers more
-/// of the same kind and tenant — from the inbox, then with one claim statement — and runs them as
-/// one `BatchJobExecution`.
+/// Batches (see `BatchJobHandler`): a job thread holding one job of a batching kind claims more of
+/// the same kind and tenant with one statement and runs them as one `BatchJobExecution`.
 extension WorkerPool {
     /// `first` is in flight on this job thread (its entry is removed by the caller); the jobs added
     /// here are in flight until the batch is done and counted in `batchExtras`, so the claimer
@@ -11,22 +10,8 @@ extension WorkerPool {
     func runBatch(first: ClaimedJob, flags: JobFlags, handler: any BatchJobHandler, connection: PostgresConnection, role: String) {
         let limit = handler.batchSize
         var batch: [(job: ClaimedJob, flags: JobFlags)] = [(first, flags)]
-        state.withLock {
-            var i = 0
-            while batch.count < limit && i < state.inbox.count {
-                let job = state.inbox[i]
-                if job.kind == first.kind && job.tenantId == first.tenantId {
-                    state.inbox.remove(at: i)
-                    let jobFlags = JobFlags(shutdown: state.stopping)
-                    state.inFlight[job.id] = (job, jobFlags)
-                    state.batchExtras += 1
-                    batch.append((job, jobFlags))
-                } else {
-                    i += 1
-                }
-            }
-            state.condition.broadcast()
-        }
+        // Only the queue tops the batch up, not the inbox: the inbox's jobs are for the other
+        // threads, which top up their own batches in parallel (SKIP LOCKED keeps them disjoint).
         if batch.count < limit && !isStopping {
             do {
                 let more = try JobQueue.claim(on: connection, workerId: configuration.workerId, limit: limit - batch.count,

@@ -16,7 +16,7 @@
 //      `employee.recalc` handler batching up to B jobs of a tenant per transaction
 //      (`RecalcJobHandler.handleBatch` → `BatchRecalculation`, one fenced completion per batch),
 //      with its claimer, heartbeats and NOTIFY wake-ups. Timed from starting the pool until no
-//      recalculation job is pending or running (a probe connection polls every 5 ms).
+//      recalculation job is pending or running (a probe connection polls every 20 ms).
 //    --mode single: the one-job-per-transaction path: T threads — each its own connection —
 //      claim batches of B and, per job, in ONE transaction: set the tenant, `Recalculation.run`
 //      and `JobQueue.complete`. Timed from the first claim to the last completion.
@@ -55,6 +55,38 @@ guard let serverURL = databaseURL else {
     exit(2)
 }
 
+
+/// CPU seconds used so far by this process (user + system).
+func clientCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// CPU seconds used so far by a local server: the postmaster, its live children, and the children
+/// it has reaped (`cutime`/`cstime` of the postmaster), from /proc. nil when /proc cannot tell.
+func serverCPUSeconds(postmaster: Int32) -> Double? {
+    func fields(_ pid: Int32) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")  // [0] = field 3 (state)
+    }
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    guard let own = fields(postmaster), own.count > 14 else { return nil }
+    var total = (11...14).reduce(0.0) { $0 + (Double(own[$1]) ?? 0) }
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = Int32(entry), pid != postmaster, let f = fields(pid), f.count > 12, Int32(f[1]) == postmaster else { continue }
+        total += (Double(f[11]) ?? 0) + (Double(f[12]) ?? 0)
+    }
+    return total / ticks
+}
+
+func postmasterPid(_ connection: PostgresConnection) -> Int32? {
+    guard let backend = try? connection.queryOne("SELECT pg_backend_pid()")?.int(at: 0),
+          let status = try? String(contentsOfFile: "/proc/\(backend)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }) else { return nil }
+    return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+}
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
@@ -138,7 +170,7 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         }.start()
         while try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running') AND kind = 'employee.recalc'")?
             .int64(at: 0) ?? 0 > 0 {
-            usleep(5_000)
+            usleep(20_000)
         }
         let elapsed = seconds(ContinuousClock.now - start)
         pool.stop()
@@ -188,6 +220,8 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             }
             index += 1_000
         }
+        let postmaster = postmasterPid(connection)
+        let cpuBefore = (client: clientCPUSeconds(), server: postmaster.flatMap(serverCPUSeconds))
         let (jobs, elapsed) = mode == "pool" ? try poolRound(expected: employeeIds.count) : try drain(kinds: ["employee.recalc"]) { job, c in
             guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
             try c.transaction { c in
@@ -204,6 +238,16 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         guard low == Int32(round + 1) && high == low else { print("error: after round \(round) payslip revisions are \(low)…\(high)"); exit(1) }
         print(String(format: "round %d (%@): %d recalculation jobs, %d threads, batch %d: %.2f s = %.0f jobs/s", round, mode, jobs, threads,
                      batch, elapsed, Double(jobs) / elapsed))
+        // CPU per job (client + server), measured whatever else runs on the machine: with C cores and
+        // nothing else running, jobs/s cannot exceed C / (CPU seconds per job).
+        // (Pool mode only: in single mode the server figure came out implausibly low in long runs.)
+        if mode == "pool", let before = cpuBefore.server, let after = postmaster.flatMap(serverCPUSeconds) {
+            let clientMicros = (clientCPUSeconds() - cpuBefore.client) * 1e6 / Double(jobs)
+            let serverMicros = (after - before) * 1e6 / Double(jobs)
+            let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+            print(String(format: "  CPU per job: client %.0f µs + server %.0f µs ⇒ at most %.0f jobs/s on %.0f idle cores", clientMicros,
+                         serverMicros, cores * 1e6 / (clientMicros + serverMicros), cores))
+        }
     }
     let revisions = try connection.queryOne("SELECT min(revision), max(revision), count(*) FROM payrun.payslips")
     print("payslips: \(try revisions?.int64(at: 2) ?? 0), revisions \(try revisions?.int32(at: 0) ?? 0)…\(try revisions?.int32(at: 1) ?? 0)")
