@@ -54,7 +54,7 @@ public enum ChunkLoader {
         // 1 row), pick a nested loop that rescanned the whole workplace per shift: 10.7 M rows
         // filtered, 3–8 s for a chunk of 999 employees. An id list has one plan whatever the
         // statistics say: one index descent per employee on (tenant_id, employee_id, …).
-        let employeeCondition = "x.employee_id \(idCondition) AND x.employee_id = ANY('{\(employees.map { String($0.id) }.joined(separator: ","))}'::bigint[])"
+        let employeeCondition = "x.employee_id \(selection.childSQLCondition) AND x.employee_id = ANY('{\(employees.map { String($0.id) }.joined(separator: ","))}'::bigint[])"
 
         // Contracts overlapping the period.
         var contracts = [[ContractRow]](repeating: [], count: employees.count)

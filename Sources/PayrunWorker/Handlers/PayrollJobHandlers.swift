@@ -11,9 +11,18 @@ public enum PayrollJobHandlers {
         return RunPlanner.chunkEmployeesMaxDefault
     }
 
-    public static func all() -> [any JobHandler] {
-        [RunPlanJobHandler(chunkEmployeesMax: chunkEmployeesMax), RunChunkJobHandler(), RecalcJobHandler()]
+    /// Recalculations per batch (`PAYRUN_RECALC_BATCH_MAX` overrides the default 64; 1 turns batching off).
+    public static var recalcBatchMax: Int {
+        if let text = ProcessEnvironment.value("PAYRUN_RECALC_BATCH_MAX"), let n = Int(text), n > 0 { return n }
+        return RecalcJobHandler.batchSizeDefault
     }
+
+    public static func all() -> [any JobHandler] {
+        [RunPlanJobHandler(chunkEmployeesMax: chunkEmployeesMax), RunChunkJobHandler(), RecalcJobHandler(batchSize: recalcBatchMax)]
+    }
+
+    /// The `employee.recalc` handler alone, batching up to `batchSize` jobs (benchmarks, tests).
+    public static func recalculation(batchSize: Int = recalcBatchMax) -> any JobHandler { RecalcJobHandler(batchSize: batchSize) }
 
     public static func periodic() -> [PeriodicTask] { [MonthEndTask.task()] }
 }

@@ -4,8 +4,12 @@ import PayrollStore
 /// `employee.recalc` `{"employeeId", "periodStart", "reason"}` (from `payrun.enqueue_recalculation`):
 /// recomputes one employee-period and replaces its payslip in the open run, in one transaction with
 /// the job's completion. On an approved run the request becomes a pending correction (logged).
+/// The pool runs these jobs in batches of up to `batchSize` (`handleBatch`, RecalcJobHandler+Batch).
 struct RecalcJobHandler: JobHandler {
     var kinds: [String] { [PayrollJobKind.recalc] }
+    /// Most recalculations of one tenant handled in one transaction (1: one job per transaction).
+    var batchSize = RecalcJobHandler.batchSizeDefault
+    static let batchSizeDefault = 64
 
     func handle(_ job: ClaimedJob, context: JobContext) throws {
         let payload = try JobPayload(job)

@@ -69,7 +69,7 @@ struct JobExecution {
     /// Records the failed attempt (fenced); retries once after a reconnect. When the job fails for
     /// good, `hook`'s handler gets `onFinalFailure` in the same transaction; if the hook throws, the
     /// transaction rolls back and the job is failed without it (logged).
-    private func fail(_ message: String, retryable: Bool, logger: Logger,
+    func fail(_ message: String, retryable: Bool, logger: Logger,
                       hook: (handler: any JobHandler, context: JobContext)? = nil) {
         var withHook = hook != nil
         for _ in 0..<3 {

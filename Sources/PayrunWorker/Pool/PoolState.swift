@@ -14,6 +14,9 @@ final class PoolState: @unchecked Sendable {
     var inbox: [ClaimedJob] = []
     /// Running in a job thread.
     var inFlight: [Int64: (job: ClaimedJob, flags: JobFlags)] = [:]
+    /// Jobs in `inFlight` beyond the first of their batch (`WorkerPool.runBatch`): in-flight jobs
+    /// minus this is the number of busy job threads.
+    var batchExtras = 0
     /// Job threads still in their loop.
     var liveJobThreads = 0
 

@@ -162,11 +162,13 @@ public final class WorkerPool: Sendable {
         let kinds = self.kinds
         while true {
             let limit: Int? = state.withLock {
-                while !state.stopping && configuration.jobThreads - state.inFlight.count - state.inbox.count <= 0 {
+                // Busy threads, not in-flight jobs: a batch holds many jobs on one thread.
+                while !state.stopping && configuration.jobThreads - (state.inFlight.count - state.batchExtras) - state.inbox.count <= 0 {
                     state.condition.wait()
                 }
                 if state.stopping { return nil }
-                return min(configuration.claimBatchMax, configuration.jobThreads - state.inFlight.count - state.inbox.count)
+                return min(configuration.claimBatchMax,
+                           configuration.jobThreads - (state.inFlight.count - state.batchExtras) - state.inbox.count)
             }
             guard let limit else { break }
             do {
@@ -277,7 +279,11 @@ public final class WorkerPool: Sendable {
                 return (job, flags)
             }
             guard let (job, flags) = next else { return }
-            JobExecution(pool: self, connection: connection, job: job, flags: flags, role: "job-\(index)").run()
+            if let batching = handlersByKind[job.kind] as? any BatchJobHandler, batching.batchSize > 1 {
+                runBatch(first: job, flags: flags, handler: batching, connection: connection, role: "job-\(index)")
+            } else {
+                JobExecution(pool: self, connection: connection, job: job, flags: flags, role: "job-\(index)").run()
+            }
             state.withLock {
                 state.inFlight.removeValue(forKey: job.id)
                 state.condition.broadcast()

@@ -20,10 +20,21 @@ struct DBMigrateCommand: ParsableCommand {
         let migrator = try Migrator(directory: options.migrationsDirectory)
         let connection = try options.database.connect()
         defer { connection.close() }
+        // Progress on a terminal: which migration of how many is being applied.
+        let progress = TerminalProgress()
+        let pending = progress.enabled ? ((try? migrator.pendingMigrations(given: migrator.readApplied(connection))) ?? []) : []
+        var appliedCount = 0
+        if let first = pending.first { progress.update("db migrate: applying 1/\(pending.count) \(first.fileName)") }
         let applied = try migrator.migrate(connection) { migration, duration in
             let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+            progress.finish()
             print("applied \(migration.fileName) (\(milliseconds) ms)")
+            appliedCount += 1
+            if appliedCount < pending.count {
+                progress.update("db migrate: applying \(appliedCount + 1)/\(pending.count) \(pending[appliedCount].fileName)")
+            }
         }
+        progress.finish()
         let latest = migrator.migrations.last.map { Migration.formatVersion($0.version) } ?? "none"
         if applied.isEmpty {
             print("database is up to date (latest migration \(latest))")

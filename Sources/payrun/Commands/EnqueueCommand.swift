@@ -25,6 +25,8 @@ struct EnqueueRecalcCommand: ParsableCommand {
     @Option(help: "Employee id.") var employee: Int64
     @Option(help: ArgumentHelp("A day of the period (or its month).", valueName: "YYYY-MM[-DD]")) var period: String
     @Option(help: "Why (kept with a pending correction).") var reason: String?
+    @Flag(help: "Wait until a worker has done the job (progress on a terminal); print the outcome.") var wait = false
+    @Option(help: ArgumentHelp("With --wait: give up after this many seconds (0: never).", valueName: "SECONDS")) var timeout = 0
 
     func run() throws {
         let date = try PayrollCommandSupport.parseDate(period, option: "--period")
@@ -41,6 +43,7 @@ struct EnqueueRecalcCommand: ParsableCommand {
         }
         if let jobId {
             print("recalculation of employee \(employee) for \(date.description.prefix(7)) enqueued: job \(jobId)")
+            if wait { try JobWaiter.wait(jobId: jobId, timeoutSeconds: timeout, on: connection) }
         } else {
             print("the run covering \(date) is approved (locked): recorded as a pending correction for a correction run; no payslip changes")
         }

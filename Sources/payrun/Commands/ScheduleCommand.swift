@@ -18,7 +18,9 @@ struct ScheduleMonthEndCommand: ParsableCommand {
             `payrun worker` plans and computes the runs. Pay date: --pay-date, else the
             workplace's pay_day_of_month in the following month, else the 10th of the
             following month. Without --tenant, connect as a role that sees every tenant
-            (the schema owner, a superuser or payrun_worker).
+            (the schema owner, a superuser or payrun_worker). With --wait it follows the
+            runs until they are calculated (a progress line on stderr when it is a
+            terminal) and prints each run's status; it fails if a run failed.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -26,9 +28,13 @@ struct ScheduleMonthEndCommand: ParsableCommand {
     @Option(help: "Only this tenant.") var tenant: Int64?
     @Option(help: "Only this workplace (with --tenant).") var workplace: Int64?
     @Option(name: .customLong("pay-date"), help: ArgumentHelp("Payment date.", valueName: "YYYY-MM-DD")) var payDate: String?
+    @Flag(help: "Wait until every scheduled run is calculated (or failed), showing progress on a terminal; print each run's status.")
+    var wait = false
+    @Option(help: ArgumentHelp("With --wait: give up after this many seconds (0: never).", valueName: "SECONDS")) var timeout = 0
 
     func validate() throws {
         if workplace != nil, tenant == nil { throw ValidationError("--workplace needs --tenant") }
+        if timeout < 0 { throw ValidationError("--timeout must be ≥ 0") }
     }
 
     func run() throws {
@@ -49,5 +55,13 @@ struct ScheduleMonthEndCommand: ParsableCommand {
         }
         let created = scheduled.filter(\.created).count
         print("\(created) run(s) created, \(scheduled.count - created) already existed")
+        guard wait, !scheduled.isEmpty else { return }
+        let runs = try RunWaiter.wait(for: scheduled.map { RunWaiter.Watched(tenantId: $0.tenantId, runId: $0.runId) },
+                                      timeoutSeconds: timeout, label: "month-end \(period)", on: connection)
+        for run in runs { print(RunWaiter.line(run)) }
+        let failed = runs.filter { $0.status == .failed }
+        if !failed.isEmpty {
+            throw CommandFailure("run(s) \(failed.map { String($0.id) }.joined(separator: ", ")) failed; see `payrun runs show`")
+        }
     }
 }

@@ -11,15 +11,20 @@
 // 2. month-end: schedule, plan and compute the runs (so recalculations replace existing payslips
 //    of a calculated run: totals moved by difference, digest marked stale).
 // 3. R rounds: enqueue one recalculation per employee with `payrun.enqueue_recalculation` (one
-//    transaction per 1,000), then T threads — each its own connection, like the worker's job
-//    threads — claim batches of B and, per job, in ONE transaction: set the tenant,
-//    `Recalculation.run` (find the run, load by COPY, validate, compute, COPY to staging, replace
-//    the payslip, move the run totals) and `JobQueue.complete` (fenced by the lease). Reported:
-//    jobs/s from the first claim to the last completion. (The WorkerPool adds heartbeats and
-//    NOTIFY wake-ups on other threads; the per-job work is this.)
+//    transaction per 1,000), then process them:
+//    --mode pool (default): a real `WorkerPool` with T job threads and the worker's
+//      `employee.recalc` handler batching up to B jobs of a tenant per transaction
+//      (`RecalcJobHandler.handleBatch` → `BatchRecalculation`, one fenced completion per batch),
+//      with its claimer, heartbeats and NOTIFY wake-ups. Timed from starting the pool until no
+//      recalculation job is pending or running (a probe connection polls every 20 ms).
+//    --mode single: the one-job-per-transaction path: T threads — each its own connection —
+//      claim batches of B and, per job, in ONE transaction: set the tenant, `Recalculation.run`
+//      and `JobQueue.complete`. Timed from the first claim to the last completion.
+//    After each round every payslip must have moved to the next revision.
 import Dispatch
 import Foundation
 import JobQueue
+import Logging
 import PayrollStore
 import PayrunWorker
 import PostgresClient
@@ -29,7 +34,8 @@ var databaseURL = ProcessInfo.processInfo.environment["DATABASE_URL"]
 var employees = 2_000
 var rounds = 3
 var threads = 2
-var batch = 32
+var batch = 64
+var mode = "pool"
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -38,8 +44,9 @@ while let a = arguments.next() {
     case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--batch": batch = Int(arguments.next() ?? "") ?? batch
+    case "--mode": mode = arguments.next() ?? mode
     default:
-        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B]")
+        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B] [--mode pool|single]")
         exit(2)
     }
 }
@@ -49,13 +56,46 @@ guard let serverURL = databaseURL else {
 }
 
 
+/// CPU seconds used so far by this process (user + system).
+func clientCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// CPU seconds used so far by a local server: the postmaster, its live children, and the children
+/// it has reaped (`cutime`/`cstime` of the postmaster), from /proc. nil when /proc cannot tell.
+func serverCPUSeconds(postmaster: Int32) -> Double? {
+    func fields(_ pid: Int32) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")  // [0] = field 3 (state)
+    }
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    guard let own = fields(postmaster), own.count > 14 else { return nil }
+    var total = (11...14).reduce(0.0) { $0 + (Double(own[$1]) ?? 0) }
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = Int32(entry), pid != postmaster, let f = fields(pid), f.count > 12, Int32(f[1]) == postmaster else { continue }
+        total += (Double(f[11]) ?? 0) + (Double(f[12]) ?? 0)
+    }
+    return total / ticks
+}
+
+func postmasterPid(_ connection: PostgresConnection) -> Int32? {
+    guard let backend = try? connection.queryOne("SELECT pg_backend_pid()")?.int(at: 0),
+          let status = try? String(contentsOfFile: "/proc/\(backend)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }) else { return nil }
+    return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+}
+
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
-let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch)
+guard mode == "pool" || mode == "single" else { print("recalc-throughput: --mode is pool or single"); exit(2) }
+let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch, mode: mode)
 try runBenchmark(serverURL: options.serverURL, employees: options.employees, rounds: options.rounds, threads: options.threads,
-                 batch: options.batch)
+                 batch: options.batch, mode: options.mode)
 
-func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int) throws {
+func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int, mode: String) throws {
     let name = "payrun_bench_recalc_\(getpid())"
     let admin = try PostgresConnection(url: serverURL)
     try admin.execute("CREATE DATABASE \(name)")
@@ -112,6 +152,35 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         return Int64(digits) ?? -1
     }
 
+    /// A real WorkerPool (the worker's recalculation handler, batching up to `batch`) until every
+    /// recalculation job is done; returns (jobs, seconds).
+    func poolRound(expected: Int) throws -> (Int, Double) {
+        var logger = Logger(label: "recalc-throughput")
+        logger.logLevel = ProcessInfo.processInfo.environment["RECALC_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
+        let configuration = WorkerConfiguration(databaseURL: benchURL, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 30,
+                                                heartbeatSeconds: 10, pollSeconds: 1, workerId: "bench")
+        let pool = WorkerPool(configuration: configuration, handlers: [PayrollJobHandlers.recalculation(batchSize: batch)], logger: logger)
+        let probe = try PostgresConnection(url: benchURL)
+        defer { probe.close() }
+        let stopped = DispatchSemaphore(value: 0)
+        let start = ContinuousClock.now
+        Thread {
+            do { try pool.run() } catch { print("error: worker pool: \(error)"); exit(1) }
+            stopped.signal()
+        }.start()
+        while try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running') AND kind = 'employee.recalc'")?
+            .int64(at: 0) ?? 0 > 0 {
+            usleep(20_000)
+        }
+        let elapsed = seconds(ContinuousClock.now - start)
+        pool.stop()
+        stopped.wait()
+        let failed = try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state <> 'succeeded' AND kind = 'employee.recalc'")?
+            .int64(at: 0) ?? 0
+        if failed > 0 { print("error: \(failed) recalculation jobs did not succeed"); exit(1) }
+        return (expected, elapsed)
+    }
+
     // 2. Month-end.
     t0 = clock.now
     _ = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: connection)
@@ -151,7 +220,9 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             }
             index += 1_000
         }
-        let (jobs, elapsed) = try drain(kinds: ["employee.recalc"]) { job, c in
+        let postmaster = postmasterPid(connection)
+        let cpuBefore = (client: clientCPUSeconds(), server: postmaster.flatMap(serverCPUSeconds))
+        let (jobs, elapsed) = mode == "pool" ? try poolRound(expected: employeeIds.count) : try drain(kinds: ["employee.recalc"]) { job, c in
             guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
             try c.transaction { c in
                 try TenantScope.set(job.tenantId, on: c)
@@ -162,8 +233,21 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             }
         }
         rates.append(Double(jobs) / elapsed)
-        print(String(format: "round %d: %d recalculation jobs, %d threads, batch %d: %.2f s = %.0f jobs/s", round, jobs, threads, batch,
-                     elapsed, Double(jobs) / elapsed))
+        let revisions = try connection.queryOne("SELECT min(revision), max(revision) FROM payrun.payslips")
+        let (low, high) = (try revisions?.int32(at: 0) ?? 0, try revisions?.int32(at: 1) ?? 0)
+        guard low == Int32(round + 1) && high == low else { print("error: after round \(round) payslip revisions are \(low)…\(high)"); exit(1) }
+        print(String(format: "round %d (%@): %d recalculation jobs, %d threads, batch %d: %.2f s = %.0f jobs/s", round, mode, jobs, threads,
+                     batch, elapsed, Double(jobs) / elapsed))
+        // CPU per job (client + server), measured whatever else runs on the machine: with C cores and
+        // nothing else running, jobs/s cannot exceed C / (CPU seconds per job).
+        // (Pool mode only: in single mode the server figure came out implausibly low in long runs.)
+        if mode == "pool", let before = cpuBefore.server, let after = postmaster.flatMap(serverCPUSeconds) {
+            let clientMicros = (clientCPUSeconds() - cpuBefore.client) * 1e6 / Double(jobs)
+            let serverMicros = (after - before) * 1e6 / Double(jobs)
+            let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+            print(String(format: "  CPU per job: client %.0f µs + server %.0f µs ⇒ at most %.0f jobs/s on %.0f idle cores", clientMicros,
+                         serverMicros, cores * 1e6 / (clientMicros + serverMicros), cores))
+        }
     }
     let revisions = try connection.queryOne("SELECT min(revision), max(revision), count(*) FROM payrun.payslips")
     print("payslips: \(try revisions?.int64(at: 2) ?? 0), revisions \(try revisions?.int32(at: 0) ?? 0)…\(try revisions?.int32(at: 1) ?? 0)")

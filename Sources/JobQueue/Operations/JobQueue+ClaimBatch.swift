@@ -1,0 +1,58 @@
+import PostgresClient
+
+/// Batches: a job thread that took one job of a batchable kind tops its batch up with more due
+/// jobs of the same kind and tenant (one statement), and completes them with one statement that
+/// says which it still held.
+extension JobQueue {
+    /// Up to `$1` due pending jobs of kind `$4` and tenant `$5` (0: no tenant), most urgent first,
+    /// leased like `claimSQL` does. A job whose dedup key has a job running is left alone.
+    /// Fairness across tenants is the general claim's business: this only tops up a batch of a
+    /// tenant whose job was already claimed fairly, so another tenant waits at most one batch.
+    static let claimForTenantSQL = """
+        WITH locked AS (
+            SELECT j.id FROM payrun.jobs j
+             WHERE j.state = 'pending' AND coalesce(j.tenant_id, 0) = $5 AND j.kind = $4 AND j.run_at <= now()
+               AND (j.dedup_key IS NULL OR NOT EXISTS (
+                     SELECT 1 FROM payrun.jobs r WHERE r.state = 'running' AND r.dedup_key = j.dedup_key))
+             ORDER BY j.priority, j.run_at, j.id
+             LIMIT $1
+               FOR UPDATE SKIP LOCKED
+        )
+        UPDATE payrun.jobs j
+           SET state = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), leased_by = $2,
+               leased_until = clock_timestamp() + make_interval(secs => $3), heartbeat_at = clock_timestamp(),
+               started_at = clock_timestamp()
+          FROM locked
+         WHERE j.id = locked.id
+        RETURNING j.id, j.kind, coalesce(j.tenant_id, 0), j.payload::text, j.attempts, j.max_attempts,
+                  j.lease_token::text, j.dedup_key
+        """
+
+    /// Claims up to `limit` due jobs of `kind` for tenant `tenantId` (`NewJob.noTenant` for none),
+    /// ordered by id. Commits on its own unless the caller has a transaction open.
+    public static func claim(
+        on connection: PostgresConnection, workerId: String, limit: Int, leaseSeconds: Int, kind: String, tenantId: Int64
+    ) throws -> [ClaimedJob] {
+        guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
+        guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
+        let rows = try connection.queryPrepared(claimForTenantSQL, [
+            .int(limit), .text(workerId), .int(leaseSeconds), .text(kind), .int(tenantId),
+        ])
+        return try rows.map { row in
+            ClaimedJob(
+                id: try row.int64(at: 0), kind: try row.string(at: 1), tenantId: try row.int64(at: 2),
+                payload: try row.string(at: 3), attempt: try row.int(at: 4), maxAttempts: try row.int(at: 5),
+                leaseToken: try row.string(at: 6), dedupKey: try row.decode(String?.self, at: 7))
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// Completes the jobs this worker still holds, with one statement (fenced like `complete`), and
+    /// returns the ids it completed. Unlike `complete`, a lost lease does not throw: the caller
+    /// compares and, if a job is missing, must roll back (its results are in the transaction) and
+    /// redo the batch without it.
+    public static func completeHeld(_ jobs: [ClaimedJob], on connection: PostgresConnection) throws -> Set<Int64> {
+        if jobs.isEmpty { return [] }
+        let rows = try connection.queryPrepared(completeSQL, [.int64Array(jobs.map(\.id)), .textArray(jobs.map(\.leaseToken))])
+        return Set(try rows.map { try $0.int64(at: 0) })
+    }
+}
