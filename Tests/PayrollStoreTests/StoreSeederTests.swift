@@ -138,6 +138,45 @@ struct StoreSeederTests {
         #expect(loaded == employedInPeriod && loaded > 380)
     }
 
+    /// Every constraint and index of the payrun schema with its definition and validity.
+    static func schemaShape(_ c: PostgresConnection) throws -> [String] {
+        try c.query("""
+            SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated::text
+              FROM pg_constraint WHERE connamespace = 'payrun'::regnamespace
+            UNION ALL
+            SELECT indexrelid::regclass::text || ' ' || pg_get_indexdef(indexrelid) || ' ' || indisvalid::text
+              FROM pg_index WHERE indrelid::regclass::text LIKE 'payrun.%'
+            ORDER BY 1
+            """).map { try $0.string(at: 0) }
+    }
+
+    @Test("after a bulk seed every constraint and index is back, validated, exactly as migrated")
+    func schemaRestored() throws {
+        let fresh = try StoreFixture.migrated("seed_shape_fresh")
+        defer { fresh.close() }
+        let (c, _) = try Self.seeded("seed_shape", SeedSpec(tenants: 1, employees: 30))
+        defer { c.close() }
+        let expected = try Self.schemaShape(fresh)
+        #expect(expected.contains { $0.contains("shifts_pkey") } && expected.contains { $0.contains("contracts_no_overlap") })
+        #expect(try Self.schemaShape(c) == expected)
+    }
+
+    @Test("a seed that fails half-way leaves no rows and the schema as it was (one transaction)")
+    func failedSeedLeavesNothing() throws {
+        let c = try StoreFixture.migrated("seed_fail")
+        defer { c.close() }
+        let before = try Self.schemaShape(c)
+        // Refuses every shift with a break: the shifts COPY fails after tenants, workplaces, employees, contracts.
+        try c.execute("ALTER TABLE payrun.shifts ADD CONSTRAINT test_no_breaks CHECK (break_minutes IS NULL OR break_minutes = 0)")
+        let shape = try Self.schemaShape(c)
+        #expect(shape != before)
+        #expect(throws: PostgresError.self) { try StoreSeeder.seed(SeedSpec(tenants: 1, employees: 50), on: c) }
+        for table in StoreSeeder.tables {
+            #expect(try Self.count(c, "SELECT count(*) FROM payrun.\(table)") == 0, "rows left in \(table)")
+        }
+        #expect(try Self.schemaShape(c) == shape)
+    }
+
     @Test("bad specs are invalid_request errors naming the value, before anything is written")
     func badSpecs() throws {
         let bad: [(SeedSpec, String)] = [
@@ -177,7 +216,7 @@ struct StoreSeederTests {
         }
     }
 
-    @Test("seeding twice adds new tenants after the existing ones, with ids past the first seed's")
+    @Test("seeding again adds new tenants after the existing ones, with ids past the earlier seeds' (bulk and incremental paths)")
     func seedsAgainIntoAStore() throws {
         let (c, first) = try Self.seeded("seed_twice", SeedSpec(tenants: 1, employees: 50))
         defer { c.close() }
@@ -186,5 +225,10 @@ struct StoreSeederTests {
         #expect(try Self.count(c, "SELECT count(*) FROM payrun.employees") == 110)
         #expect(try Self.count(c, "SELECT count(*) FROM payrun.shifts") == first.shifts + second.shifts)
         #expect(try Self.count(c, "SELECT count(DISTINCT id) FROM payrun.employees") == 110)
+        // A seed much smaller than the store keeps the shift indexes (incremental path).
+        #expect(try !StoreSeeder.shiftsAtMost(3 * 22, on: c))
+        let third = try StoreSeeder.seed(SeedSpec(tenants: 1, employees: 3, seed: 3), on: c)
+        #expect(try Self.count(c, "SELECT count(*) FROM payrun.shifts") == first.shifts + second.shifts + third.shifts)
+        #expect(try Self.count(c, "SELECT count(*) FROM payrun.employees WHERE tenant_id = \(third.tenantIds[0])") == 3)
     }
 }
