@@ -239,7 +239,7 @@ struct SeedGenerator {
         while date <= employedTo {
             defer { date = date.adding(days: 1) }
             let scheduledMinutes = schedule[date.weekday.rawValue]
-            let holiday = workplace.holidays.contains(date)
+            let holiday = workplace.isHoliday(date)
             var worked: Int64
             if scheduledMinutes > 0 {
                 if !holiday {

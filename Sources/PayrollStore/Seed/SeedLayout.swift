@@ -33,8 +33,12 @@ struct SeedLayout {
         var companyHoliday: LocalDate?
         /// A national holiday of the period withdrawn by agreement (휴일대체), if any.
         var withdrawnHoliday: LocalDate?
-        /// Holidays in force in the weeks around the period (national ∪ company − withdrawn).
-        var holidays: Set<LocalDate>
+
+        /// True when `date` is a 휴일 of this workplace: national (`HolidayCalendar.korea`, the
+        /// calendar of payrun.holidays) unless withdrawn, or the company holiday.
+        func isHoliday(_ date: LocalDate) -> Bool {
+            date == companyHoliday || (date != withdrawnHoliday && HolidayCalendar.korea.contains(date))
+        }
     }
 
     var tenants: [Tenant] = []
@@ -86,15 +90,12 @@ struct SeedLayout {
                 let candidate = spec.period.adding(days: rng.below(periodDays))
                 let companyHoliday = rng.chance(perMille: 30) && !national.contains(candidate) ? candidate : nil
                 let withdrawn = !nationalInPeriod.isEmpty && rng.chance(perMille: 20) ? rng.pick(nationalInPeriod) : nil
-                var holidays = Set(national)
-                if let withdrawn { holidays.remove(withdrawn) }
-                if let companyHoliday { holidays.insert(companyHoliday) }
                 workplaces.append(Workplace(
                     tenantOrdinal: t, tenantId: tenantId, id: nextWorkplaceId, number: number,
                     firstEmployee: nextEmployee, employeeCount: count, fiveOrMore: count >= 5, weekStart: weekStart,
                     payDayOfMonth: payDay, monthEndDay: monthEndDay,
                     companyHoliday: companyHoliday,
-                    withdrawnHoliday: withdrawn, holidays: holidays))
+                    withdrawnHoliday: withdrawn))
                 nextWorkplaceId += 1
                 nextEmployee += count
             }
