@@ -1,5 +1,7 @@
+import Dispatch
 import PayrollRules
 import PostgresClient
+import Synchronization
 import Testing
 @testable import PayrollStore
 
@@ -179,6 +181,31 @@ struct StoreSeederTests {
             #expect(try Self.count(c, "SELECT count(*) FROM payrun.\(table)") == 0, "rows left in \(table)")
         }
         #expect(try Self.schemaShape(c) == shape)
+    }
+
+    @Test("two seeds at once into one database both commit, with different tenants and ids")
+    func concurrentSeeds() throws {
+        let url = try StoreTestDatabase.createEmpty("seed_concurrent")
+        let setup = try PostgresConnection(url: url)
+        try Migrator().migrate(setup)
+        let results = Mutex<[(tenantIds: [Int64]?, error: String?)]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let outcome: (tenantIds: [Int64]?, error: String?)
+            do {
+                let c = try PostgresConnection(url: url)
+                defer { c.close() }
+                outcome = (try StoreSeeder.seed(SeedSpec(tenants: 2, employees: 40, seed: UInt64(i + 1)), on: c).tenantIds, nil)
+            } catch {
+                outcome = (nil, "\(error)")
+            }
+            results.withLock { $0.append(outcome) }
+        }
+        let tenantIds = results.withLock { $0 }.compactMap(\.tenantIds)
+        #expect(tenantIds.count == 2, "\(results.withLock { $0 })")
+        #expect(Set(tenantIds.flatMap { $0 }).count == 4)
+        #expect(try Self.count(setup, "SELECT count(DISTINCT (tenant_id, id)) FROM payrun.employees") == 80)
+        #expect(try Self.count(setup, "SELECT count(DISTINCT id) FROM payrun.shifts") == Self.count(setup, "SELECT count(*) FROM payrun.shifts"))
+        setup.close()
     }
 
     @Test("bad specs are invalid_request errors naming the value, before anything is written")
