@@ -122,7 +122,7 @@ public enum ChunkLoader {
         }
         var missing: [Int64] = []
         if case .one(let id) = selection, indexById[id] == nil { missing.append(id) }
-        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing)
+        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing, shiftsLoaded: shifts.reduce(0) { $0 + $1.count })
     }
 
     // MARK: Workplace
