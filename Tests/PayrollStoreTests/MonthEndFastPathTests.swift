@@ -215,6 +215,28 @@ struct MonthEndFastPathTests {
     }
 }
 
+extension MonthEndFastPathTests {
+    @Test("SHA256 (unsafe-buffer version) matches hashlib at every padding boundary, for contiguous and other collections")
+    func sha256BlockBoundaries() {
+        let expected: [Int: String] = [
+            55: "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b",
+            56: "4324d65f3c103567f5589c710bc08f8523f929a9272e3af36fc968e52abc6c27",
+            63: "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055",
+            64: "39e3d7b6b5d075d37d053ad89b24b41bef4f3c29760c84447cab3f3be1882241",
+            65: "aacca6ff74fdbb296d165a45cecfa04e5127bc008770fbbdd48006f2d2fae95e",
+            119: "9ce7368e4daf32341631b492e80359dc9f594b48453cd0dd5bf0b19279cc177e",
+            120: "7836b787757e95e58b3ca5aec90b1b004e8deba1e50e9675af9cabf1a13a04b5",
+            1000: "1e9bc38cbf860b9ec31918b065f9b52476c549a782e0e7990bed8ce3868d2371",
+        ]
+        for (count, hex) in expected {
+            let bytes = (0..<count).map { UInt8(($0 * 7 + 3) % 256) }
+            #expect(SHA256.hexDigest(bytes) == hex, "\(count) bytes")
+            #expect(SHA256.hexDigest(bytes.lazy.map { $0 }) == hex, "\(count) bytes, non-contiguous")
+            #expect(SHA256.hexDigest(bytes[...]) == hex, "\(count) bytes, slice")
+        }
+    }
+}
+
 private extension String {
     /// The row text of `storedRows` with run_version 1 → 2 (the 4th field).
     func replacingFirstRunVersion() -> String {

@@ -30,11 +30,20 @@ public enum RunFinalizer {
     /// chunk job's transaction after `PayslipWriter.write`. Returns true if this call finalized the run.
     /// `phases`: the chunk's load/compute/write timings and the instant its finish phase began,
     /// stored in `run_chunks` (`load_us` … `shifts_loaded`, migration 0010; `finish_us` runs up to
-    /// that UPDATE). Without it those columns are set to NULL.
+    /// that UPDATE, i.e. includes reading the chunk digest). Without it those columns are set to NULL.
     @discardableResult
     public static func completeChunk(tenantId: Int64, runId: Int64, chunkNo: Int32,
                                      phases: (timings: ChunkPhaseTimings, finishStartedAt: ContinuousClock.Instant)? = nil,
                                      on connection: PostgresConnection) throws -> Bool {
+        // The chunk's digest and counts from its stored payslips, and whether it was finished
+        // before (a rerun: not counted again). Only this chunk's job writes its row while the
+        // run is at this version, so reading it first is safe.
+        guard let chunk = try connection.queryOnePrepared("""
+            SELECT d.*, c.finished_at IS NULL FROM payrun.run_chunks c, LATERAL (\(chunkDigestSQL)) AS d
+             WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
+            """, [.int(tenantId), .int(runId), .int32(chunkNo)])
+        else { throw PayrollStoreError(.notFound, "chunk \(chunkNo) of run \(runId) does not exist in tenant \(tenantId)") }
+        let first = try chunk.bool(at: 3)
         var phaseValues: [PostgresValue] = Array(repeating: .null, count: 5)
         if let phases {
             let t = phases.timings
@@ -42,16 +51,13 @@ public enum RunFinalizer {
                            .int((ContinuousClock.now - phases.finishStartedAt).wholeMicroseconds),
                            .int32(Int32(clamping: t.shiftsLoaded))]
         }
-        // `first`: the chunk was not finished before (read from the statement's snapshot: only
-        // this chunk's job writes its row while the run is at this version).
-        let first = try connection.queryOnePrepared("""
-            UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(chunkDigestSQL)),
-                   finished_at = now(), load_us = $4, compute_us = $5, write_us = $6, finish_us = $7, shifts_loaded = $8
-              FROM (SELECT b.finished_at IS NULL AS first FROM payrun.run_chunks b
-                     WHERE b.tenant_id = $1 AND b.run_id = $2 AND b.chunk_no = $3) AS before
-             WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
-            RETURNING before.first
-            """, [.int(tenantId), .int(runId), .int32(chunkNo)] + phaseValues)?.bool(at: 0) ?? false
+        try connection.executePrepared("""
+            UPDATE payrun.run_chunks
+               SET input_digest = $4, employees_done = $5, employees_failed = $6, finished_at = now(),
+                   load_us = $7, compute_us = $8, write_us = $9, finish_us = $10, shifts_loaded = $11
+             WHERE tenant_id = $1 AND run_id = $2 AND chunk_no = $3
+            """, [.int(tenantId), .int(runId), .int32(chunkNo), .bytea(try chunk.bytea(at: 0)),
+                  .int32(Int32(clamping: try chunk.int64(at: 1))), .int32(Int32(clamping: try chunk.int64(at: 2)))] + phaseValues)
         guard let row = try connection.queryOnePrepared("""
             UPDATE payrun.payroll_runs SET chunks_done = chunks_done + $3, updated_at = now()
              WHERE tenant_id = $1 AND id = $2
