@@ -99,7 +99,15 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
                         let claimStart = ContinuousClock.now
                         let jobs = try JobQueue.claim(on: own, workerId: "bench-\(index)", limit: batch, leaseSeconds: 60, kinds: kinds)
                         claimTime.withLock { $0 += ContinuousClock.now - claimStart }
-                        if jobs.isEmpty { break }
+                        if jobs.isEmpty {
+                            // An empty claim can also mean the other thread's claim had the next
+                            // job locked (SKIP LOCKED): stop only when none is pending.
+                            let pending = try own.queryOne(
+                                "SELECT count(*) FROM payrun.jobs WHERE state = 'pending' AND kind = ANY($1)",
+                                [.textArray(kinds)])?.int64(at: 0) ?? 0
+                            if pending == 0 { break }
+                            continue
+                        }
                         for job in jobs {
                             try work(job, own)
                             done.add(1, ordering: .relaxed)
