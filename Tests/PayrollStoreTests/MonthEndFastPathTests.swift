@@ -216,7 +216,19 @@ struct MonthEndFastPathTests {
 }
 
 extension MonthEndFastPathTests {
-    @Test("SHA256 (unsafe-buffer version) matches hashlib at every padding boundary, for contiguous and other collections")
+    @Test("child rows are read by one id range when the chunk's employees fill it, by range and id list when they interleave with others")
+    func childRowConditionForms() {
+        #expect(ChunkLoader.childRowCondition(employeeIds: []) == "false")
+        #expect(ChunkLoader.childRowCondition(employeeIds: [42]) == "x.employee_id = 42")
+        #expect(ChunkLoader.childRowCondition(employeeIds: Array(1001...1999)) == "x.employee_id BETWEEN 1001 AND 1999")
+        // 3 of 5 ids in the range: still dense enough for the range alone.
+        #expect(ChunkLoader.childRowCondition(employeeIds: [10, 11, 14]) == "x.employee_id BETWEEN 10 AND 14")
+        // Every other workplace's employee in between (2 of 6 ids): the ids are listed too.
+        #expect(ChunkLoader.childRowCondition(employeeIds: [10, 15]) == "x.employee_id BETWEEN 10 AND 15 AND x.employee_id = ANY('{10,15}'::bigint[])")
+        #expect(ChunkLoader.childRowCondition(employeeIds: [Int64.min + 1, Int64.max]).contains("= ANY("))
+    }
+
+    @Test("SHA256 matches hashlib at every padding boundary, for contiguous and other collections")
     func sha256BlockBoundaries() {
         let expected: [Int: String] = [
             55: "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b",
