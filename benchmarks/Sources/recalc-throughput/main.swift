@@ -2,7 +2,9 @@
 // queue to replaced payslips, on a real server.
 //
 //   swift run -c release --package-path benchmarks recalc-throughput --database-url URL \
-//       [--employees N] [--rounds R] [--threads T] [--batch B]
+//       [--employees N] [--rounds R] [--threads T] [--batch B] [--mode pool|single] [--keep-database]
+//
+// --rounds 0 measures only the month-end; --keep-database leaves the database for inspection.
 //
 // URL names a server where the user may CREATE DATABASE (e.g. the URL `ops/pg start` prints); a
 // fresh database `payrun_bench_recalc_<pid>` is created, migrated, seeded and dropped.
@@ -36,6 +38,7 @@ var rounds = 3
 var threads = 2
 var batch = 64
 var mode = "pool"
+var keepDatabase = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -45,8 +48,9 @@ while let a = arguments.next() {
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--batch": batch = Int(arguments.next() ?? "") ?? batch
     case "--mode": mode = arguments.next() ?? mode
+    case "--keep-database": keepDatabase = true
     default:
-        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B] [--mode pool|single]")
+        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B] [--mode pool|single] [--keep-database]")
         exit(2)
     }
 }
@@ -91,15 +95,17 @@ func postmasterPid(_ connection: PostgresConnection) -> Int32? {
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 guard mode == "pool" || mode == "single" else { print("recalc-throughput: --mode is pool or single"); exit(2) }
-let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch, mode: mode)
+let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch, mode: mode, keep: keepDatabase)
 try runBenchmark(serverURL: options.serverURL, employees: options.employees, rounds: options.rounds, threads: options.threads,
-                 batch: options.batch, mode: options.mode)
+                 batch: options.batch, mode: options.mode, keepDatabase: options.keep)
 
-func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int, mode: String) throws {
+func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int, mode: String, keepDatabase: Bool) throws {
     let name = "payrun_bench_recalc_\(getpid())"
     let admin = try PostgresConnection(url: serverURL)
     try admin.execute("CREATE DATABASE \(name)")
-    defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    defer {
+        if keepDatabase { print("kept database \(name)") } else { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    }
     let benchURL = PostgresConnectionString.replacingDatabase(in: serverURL, with: name)
     let connection = try PostgresConnection(url: benchURL)
     try Migrator().migrate(connection)
@@ -116,8 +122,10 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
                  Double(shiftCount) / Double(max(1, employeeIds.count)), seconds(clock.now - t0)))
 
     /// T threads claim and run jobs until none is left; returns (jobs, seconds).
-    func drain(kinds: [String], _ work: @escaping @Sendable (ClaimedJob, PostgresConnection) throws -> Void) throws -> (Int, Double) {
+    func drain(kinds: [String], batch: Int = batch, _ work: @escaping @Sendable (ClaimedJob, PostgresConnection) throws -> Void) throws -> (Int, Double) {
         let done = Atomic<Int>(0)
+        let claimTime = Mutex<Duration>(.zero)
+        defer { print("  (claims took \(claimTime.withLock { $0 }) over \(threads) threads)") }
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
         let start = ContinuousClock.now
@@ -128,8 +136,18 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
                 do {
                     let own = try PostgresConnection(url: benchURL)
                     while true {
+                        let claimStart = ContinuousClock.now
                         let jobs = try JobQueue.claim(on: own, workerId: "bench-\(index)", limit: batch, leaseSeconds: 60, kinds: kinds)
-                        if jobs.isEmpty { break }
+                        claimTime.withLock { $0 += ContinuousClock.now - claimStart }
+                        if jobs.isEmpty {
+                            // An empty claim can also mean the other thread's claim had the next
+                            // job locked (SKIP LOCKED): stop only when none is pending.
+                            let pending = try own.queryOne(
+                                "SELECT count(*) FROM payrun.jobs WHERE state = 'pending' AND kind = ANY($1)",
+                                [.textArray(kinds)])?.int64(at: 0) ?? 0
+                            if pending == 0 { break }
+                            continue
+                        }
                         for job in jobs {
                             try work(job, own)
                             done.add(1, ordering: .relaxed)
@@ -191,24 +209,43 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             try JobQueue.complete(job, on: c)
         }
     }
-    let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"]) { job, c in
+    // One chunk job per claim (as the worker's job threads take them): a batch would hand every
+    // chunk to the first thread.
+    let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"], batch: 1) { job, c in
         guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
-        try c.transaction { c in
+        let started = ContinuousClock.now
+        let (outcome, phasesEnd) = try c.transaction { c in
             try TenantScope.set(job.tenantId, on: c)
             let outcome = try ChunkProcessor.process(
                 tenantId: job.tenantId, runId: payloadInt(job, "runId"), version: Int32(payloadInt(job, "version")),
                 chunkNo: Int32(payloadInt(job, "chunk")), from: payloadInt(job, "from"), to: payloadInt(job, "to"),
                 stagingKey: key, on: c)
+            let phasesEnd = ContinuousClock.now
             try JobQueue.complete(job, on: c)
-            print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary)")
+            return (outcome, phasesEnd)
         }
+        // commit = job completion + COMMIT (durable: waits for the WAL flush).
+        let commitMs = (ContinuousClock.now - phasesEnd).components.attoseconds / 1_000_000_000_000_000
+            + (ContinuousClock.now - phasesEnd).components.seconds * 1000
+        let totalMs = (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000
+            + (ContinuousClock.now - started).components.seconds * 1000
+        print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary) commit=\(commitMs)ms total=\(totalMs)ms")
     }
     print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (serial calculator per chunk, %d threads) = %.0f employees/s",
                  chunkJobs, employeeIds.count, chunkSeconds, threads, Double(employeeIds.count) / chunkSeconds))
+    // Phase totals as stored by the chunks (run_chunks, migration 0010).
+    if let p = try connection.queryOne("""
+        SELECT sum(load_us)::bigint, sum(compute_us)::bigint, sum(write_us)::bigint, sum(finish_us)::bigint,
+               sum(shifts_loaded)::bigint, count(*) FROM payrun.run_chunks
+        """) {
+        print(String(format: "phases over %d chunks (ms, summed over threads): load %.0f, compute %.0f, write %.0f, finish %.0f; %d shifts loaded",
+                     try p.int64(at: 5), Double(try p.int64(at: 0)) / 1e3, Double(try p.int64(at: 1)) / 1e3,
+                     Double(try p.int64(at: 2)) / 1e3, Double(try p.int64(at: 3)) / 1e3, try p.int64(at: 4)))
+    }
 
     // 3. Recalculation rounds.
     var rates: [Double] = []
-    for round in 1...rounds {
+    for round in 1...max(1, rounds) where rounds > 0 {
         var index = 0
         while index < employeeIds.count {
             let slice = employeeIds[index..<min(index + 1_000, employeeIds.count)]
