@@ -80,6 +80,16 @@ struct RunLifecycleTests {
             finalized.append(outcome.finalizedRun)
         }
         #expect(finalized == [false, true])
+        // Each chunk's phase timings and shift count are stored with it (0010).
+        let phases = try c.queryOne("""
+            SELECT count(*) FILTER (WHERE load_us > 0 AND compute_us >= 0 AND write_us > 0 AND finish_us > 0),
+                   sum(shifts_loaded)::bigint
+              FROM payrun.run_chunks WHERE run_id = $1
+            """, [.int(runId)])
+        let expectedShifts = [PayrollDataFixture.hourly, PayrollDataFixture.monthly]
+            .map { PayrollDataFixture.expectedInput($0).shifts.count }.reduce(0, +)
+        #expect(try phases?.int64(at: 0) == 2)
+        #expect(try phases?.int64(at: 1) == Int64(expectedShifts))
         guard let run = try PayrollRun.fetch(tenantId: Self.tenant, runId: runId, on: c) else { Issue.record("run"); return }
         #expect(run.status == .calculated && run.chunksDone == 2 && run.employeesDone == 2)
         let slips = try [PayrollDataFixture.hourly, PayrollDataFixture.monthly].map { try PayrollCalculator.calculate(PayrollDataFixture.expectedInput($0)) }

@@ -19,8 +19,8 @@ extension ChunkLoader {
         var startsAt: Int64
         var endsAt: Int64
         var breakMinutes: Int32?
-        /// `start-end,…` in UTC minutes since 1970, or nil.
-        var breaks: String?
+        /// The explicit break windows (`shifts.breaks`), or nil.
+        var breaks: BreakRanges?
     }
 
     struct AbsenceRow {
@@ -146,13 +146,13 @@ extension ChunkLoader {
             throw PayrollError(.invalidValue, "shift end is not a whole minute", field: "shifts[id=\(s.id)].end")
         }
         var breaks: [BreakWindow] = []
-        if let text = s.breaks {
-            for (k, part) in text.split(separator: ",").enumerated() {
-                let bounds = part.split(separator: "-")
-                guard bounds.count == 2, let lo = Int64(bounds[0]), let hi = Int64(bounds[1]) else {
-                    throw PayrollError(.invalidValue, "unreadable break window '\(part)'", field: "shifts[id=\(s.id)].breaks[\(k)]")
+        if let ranges = s.breaks {
+            for (k, window) in ranges.windows.enumerated() {
+                guard let window else {
+                    throw PayrollError(.invalidValue, "unreadable break window (unbounded or out of range)",
+                                       field: "shifts[id=\(s.id)].breaks[\(k)]")
                 }
-                breaks.append(BreakWindow(start: KoreaMinute(utcMinutes: lo), end: KoreaMinute(utcMinutes: hi)))
+                breaks.append(BreakWindow(start: KoreaMinute(utcMinutes: window.startMinutes), end: KoreaMinute(utcMinutes: window.endMinutes)))
             }
         }
         return Shift(start: start, end: end, breakMinutes: s.breakMinutes, breaks: breaks)

@@ -47,69 +47,87 @@ public enum ChunkLoader {
                 family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
         }
         var indexById: [Int64: Int] = [:]
+        indexById.reserveCapacity(employees.count)
         for (i, e) in employees.enumerated() { indexById[e.id] = i }
-        // The child rows are read for exactly the employees just loaded, by their ids (integers, so
-        // safe to inline: COPY takes no bind parameters). An earlier join to `employees` on
-        // workplace_id let the planner, on tables not yet analyzed after a bulk import (estimate:
-        // 1 row), pick a nested loop that rescanned the whole workplace per shift: 10.7 M rows
-        // filtered, 3–8 s for a chunk of 999 employees. An id list has one plan whatever the
-        // statistics say: one index descent per employee on (tenant_id, employee_id, …).
-        let employeeCondition = "x.employee_id \(idCondition) AND x.employee_id = ANY('{\(employees.map { String($0.id) }.joined(separator: ","))}'::bigint[])"
+        let employeeCondition = childRowCondition(employeeIds: employees.map(\.id))
+
+        // The child rows come in no particular order (no ORDER BY: no sort on the server, and any
+        // plan — index range scan or bitmap scan — will do); they are grouped by employee through
+        // `indexById` (rows of employees not loaded are dropped) and sorted per employee below.
 
         // Contracts overlapping the period.
         var contracts = [[ContractRow]](repeating: [], count: employees.count)
-        try connection.copyOut("""
-            COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
-                         x.scheduled_mon_minutes, x.scheduled_tue_minutes, x.scheduled_wed_minutes, x.scheduled_thu_minutes,
-                         x.scheduled_fri_minutes, x.scheduled_sat_minutes, x.scheduled_sun_minutes,
-                         x.week_start, x.weekly_holiday, x.default_break_minutes,
-                         x.weekly_allowance, x.night_allowance, x.overtime_allowance, x.holiday_allowance,
-                         x.insures_national_pension, x.insures_health, x.insures_employment,
-                         x.national_pension_base_won, x.health_base_won, x.employment_base_won, x.tax,
-                         x.non_taxable_meals_won, x.non_taxable_car_allowance_won, x.non_taxable_childcare_won
-                  FROM payrun.contracts x
-                  WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                    AND x.effective_from <= \(DateConversion.dateLiteral(run.periodEnd))
-                    AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(run.periodStart)))
-                  ORDER BY x.employee_id, x.effective_from) TO STDOUT (FORMAT binary)
-            """) { row in
-            let employeeId = try row.int64()
-            let contract = try ContractRow(row: &row)
-            if let i = indexById[employeeId] { contracts[i].append(contract) }
+        if !employees.isEmpty {
+            try connection.copyOut("""
+                COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
+                             x.scheduled_mon_minutes, x.scheduled_tue_minutes, x.scheduled_wed_minutes, x.scheduled_thu_minutes,
+                             x.scheduled_fri_minutes, x.scheduled_sat_minutes, x.scheduled_sun_minutes,
+                             x.week_start, x.weekly_holiday, x.default_break_minutes,
+                             x.weekly_allowance, x.night_allowance, x.overtime_allowance, x.holiday_allowance,
+                             x.insures_national_pension, x.insures_health, x.insures_employment,
+                             x.national_pension_base_won, x.health_base_won, x.employment_base_won, x.tax,
+                             x.non_taxable_meals_won, x.non_taxable_car_allowance_won, x.non_taxable_childcare_won
+                      FROM payrun.contracts x
+                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
+                        AND x.effective_from <= \(DateConversion.dateLiteral(run.periodEnd))
+                        AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(run.periodStart)))
+                     ) TO STDOUT (FORMAT binary)
+                """) { row in
+                let employeeId = try row.int64()
+                guard let i = indexById[employeeId] else { return }
+                contracts[i].append(try ContractRow(row: &row))
+            }
         }
 
-        // Shifts in the window.
+        // Shifts in the window; explicit breaks arrive as the binary tstzmultirange.
         var shifts = [[ShiftRow]](repeating: [], count: employees.count)
-        try connection.copyOut("""
-            COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes,
-                         (SELECT string_agg((extract(epoch FROM lower(r)) / 60)::bigint::text || '-'
-                                            || (extract(epoch FROM upper(r)) / 60)::bigint::text, ',')
-                            FROM unnest(x.breaks) AS r)
-                  FROM payrun.shifts x
-                  WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                    AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
-                    AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
-                  ORDER BY x.employee_id, x.starts_at, x.id) TO STDOUT (FORMAT binary)
-            """) { row in
-            let employeeId = try row.int64()
-            let shift = ShiftRow(id: try row.int64(), startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
-                                 breakMinutes: try row.optionalInt32(), breaks: try row.optionalText())
-            if let i = indexById[employeeId] { shifts[i].append(shift) }
+        var shiftsLoaded = 0
+        if !employees.isEmpty {
+            try connection.copyOut("""
+                COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
+                      FROM payrun.shifts x
+                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
+                        AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
+                        AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
+                     ) TO STDOUT (FORMAT binary)
+                """) { row in
+                let employeeId = try row.int64()
+                guard let i = indexById[employeeId] else { return }
+                let id = try row.int64()
+                let shift = ShiftRow(id: id, startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
+                                     breakMinutes: try row.optionalInt32(),
+                                     breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> BreakRanges? in
+                                         guard let bytes else { return nil }
+                                         return BreakRanges(multirange: bytes)
+                                     })
+                shifts[i].append(shift)
+                shiftsLoaded += 1
+            }
         }
 
         // Absences in the window.
         var absences = [[AbsenceRow]](repeating: [], count: employees.count)
-        try connection.copyOut("""
-            COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
-                  FROM payrun.absences x
-                  WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                    AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
-                  ORDER BY x.employee_id, x.absence_date, x.id) TO STDOUT (FORMAT binary)
-            """) { row in
-            let employeeId = try row.int64()
-            let absence = AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
-                                     kind: try row.text())
-            if let i = indexById[employeeId] { absences[i].append(absence) }
+        if !employees.isEmpty {
+            try connection.copyOut("""
+                COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
+                      FROM payrun.absences x
+                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
+                        AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
+                     ) TO STDOUT (FORMAT binary)
+                """) { row in
+                let employeeId = try row.int64()
+                guard let i = indexById[employeeId] else { return }
+                absences[i].append(AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
+                                              kind: try row.text()))
+            }
+        }
+        // The order the previous ORDER BY clauses gave: (effective_from), (starts_at, id), (date, id).
+        for i in employees.indices {
+            if contracts[i].count > 1 { contracts[i].sort { $0.effectiveFrom < $1.effectiveFrom } }
+            if !isSorted(shifts[i], by: { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }) {
+                shifts[i].sort { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+            }
+            if absences[i].count > 1 { absences[i].sort { ($0.date, $0.id) < ($1.date, $1.id) } }
         }
 
         var loaded: [LoadedEmployee] = []
@@ -122,7 +140,39 @@ public enum ChunkLoader {
         }
         var missing: [Int64] = []
         if case .one(let id) = selection, indexById[id] == nil { missing.append(id) }
-        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing)
+        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing, shiftsLoaded: shiftsLoaded)
+    }
+
+    /// The SQL condition that picks the child rows (contracts, shifts, absences) of `ids` (sorted,
+    /// non-empty; integers only, so safe to inline: COPY takes no bind parameters).
+    ///
+    /// Normally one range, `x.employee_id BETWEEN first AND last`: a chunk is a contiguous id
+    /// range of one workplace, so the range holds (almost) only its employees, and a range is one
+    /// index descent and a sequential walk of `(tenant_id, employee_id, …)`. When the loaded
+    /// employees are less than half of the ids in their range (workplaces whose employee ids
+    /// interleave), the range would read other workplaces' rows, so the ids are listed as well
+    /// (`= ANY('{…}')`: one descent per employee, and ~5 ms of planning for 1,000 ids).
+    ///
+    /// Neither form joins `employees`: an earlier join on workplace_id let the planner, on tables
+    /// not analyzed yet after a bulk import (estimate: 1 row), pick a nested loop that rescanned
+    /// the whole workplace per shift (10.7 M rows filtered, 3–8 s for 999 employees). A condition
+    /// on the leading index columns of one table has no such plan.
+    static func childRowCondition(employeeIds ids: [Int64]) -> String {
+        guard let first = ids.first, let last = ids.last else { return "false" }
+        if first == last { return "x.employee_id = \(first)" }
+        let range = "x.employee_id BETWEEN \(first) AND \(last)"
+        let span = last.subtractingReportingOverflow(first)
+        if !span.overflow, span.partialValue < Int64(ids.count) * 2 { return range }
+        return range + " AND x.employee_id = ANY('{\(ids.map { String($0) }.joined(separator: ","))}'::bigint[])"
+    }
+
+    static func isSorted<T>(_ items: [T], by less: (T, T) -> Bool) -> Bool {
+        var k = 1
+        while k < items.count {
+            if less(items[k], items[k - 1]) { return false }
+            k += 1
+        }
+        return true
     }
 
     // MARK: Workplace

@@ -11,6 +11,8 @@ public struct ChunkPhaseTimings: Sendable, Equatable {
     public var write: Duration = .zero
     /// Marking the chunk finished and, for the last chunk, finalizing the run.
     public var finish: Duration = .zero
+    /// Shift rows the load read.
+    public var shiftsLoaded: Int = 0
 
     public init() {}
 
@@ -25,6 +27,9 @@ public struct ChunkPhaseTimings: Sendable, Equatable {
 }
 
 extension Duration {
+    /// Whole microseconds (truncated), for `run_chunks.load_us` … (migration 0010).
+    public var wholeMicroseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+
     /// Whole milliseconds (truncated), for log metadata.
     public var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

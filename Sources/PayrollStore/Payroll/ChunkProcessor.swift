@@ -44,6 +44,7 @@ public enum ChunkProcessor {
         }
         let chunk = try ChunkLoader.load(run: run, selection: .range(from: from, to: to), on: connection)
         timings.load = lap()
+        timings.shiftsLoaded = chunk.shiftsLoaded
         let computed = compute(chunk, calculate: calculate)
         timings.compute = lap()
 
@@ -55,7 +56,8 @@ public enum ChunkProcessor {
         }
         try PayslipWriter.write(computed, run: locked, stagingKey: stagingKey, on: connection)
         timings.write = lap()
-        let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo, on: connection)
+        let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo,
+                                                       phases: (timings, mark), on: connection)
         timings.finish = lap()
         var failures: [(Int64, PayrollError)] = []
         var warnings = 0

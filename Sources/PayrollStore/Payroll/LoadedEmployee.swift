@@ -19,4 +19,6 @@ public struct LoadedChunk: Sendable {
     /// Requested ids (`.one`) that do not exist in this tenant and workplace; they cannot get a
     /// payslip row (its foreign key), so callers must report them.
     public var missingEmployeeIds: [Int64]
+    /// Shift rows read for these employees (all of them, also those of employees that failed).
+    public var shiftsLoaded: Int = 0
 }

@@ -24,16 +24,27 @@ public enum RunFinalizer {
 
     /// Records chunk `chunkNo` as finished and finalizes the run if it was the last. Call in the
     /// chunk job's transaction after `PayslipWriter.write`. Returns true if this call finalized the run.
+    /// `phases`: the chunk's load/compute/write timings and the instant its finish phase began,
+    /// stored in `run_chunks` (`load_us` … `shifts_loaded`, migration 0010; `finish_us` runs up to
+    /// that UPDATE). Without it those columns are set to NULL.
     @discardableResult
     public static func completeChunk(tenantId: Int64, runId: Int64, chunkNo: Int32,
+                                     phases: (timings: ChunkPhaseTimings, finishStartedAt: ContinuousClock.Instant)? = nil,
                                      on connection: PostgresConnection) throws -> Bool {
         try connection.execute("SELECT 1 FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2 FOR UPDATE",
                                [.int(tenantId), .int(runId)])
+        var phaseValues: [PostgresValue] = Array(repeating: .null, count: 5)
+        if let phases {
+            let t = phases.timings
+            phaseValues = [.int(t.load.wholeMicroseconds), .int(t.compute.wholeMicroseconds), .int(t.write.wholeMicroseconds),
+                           .int((ContinuousClock.now - phases.finishStartedAt).wholeMicroseconds),
+                           .int32(Int32(clamping: t.shiftsLoaded))]
+        }
         try connection.execute("""
             UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(chunkDigestSQL)),
-                   finished_at = now()
+                   finished_at = now(), load_us = $4, compute_us = $5, write_us = $6, finish_us = $7, shifts_loaded = $8
              WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
-            """, [.int(tenantId), .int(runId), .int32(chunkNo)])
+            """, [.int(tenantId), .int(runId), .int32(chunkNo)] + phaseValues)
         guard let row = try connection.queryOne("""
             UPDATE payrun.payroll_runs r
                SET chunks_done = (SELECT count(*) FROM payrun.run_chunks c

@@ -2,7 +2,9 @@
 // queue to replaced payslips, on a real server.
 //
 //   swift run -c release --package-path benchmarks recalc-throughput --database-url URL \
-//       [--employees N] [--rounds R] [--threads T] [--batch B]
+//       [--employees N] [--rounds R] [--threads T] [--batch B] [--keep-database]
+//
+// --rounds 0 measures only the month-end; --keep-database leaves the database for inspection.
 //
 // URL names a server where the user may CREATE DATABASE (e.g. the URL `ops/pg start` prints); a
 // fresh database `payrun_bench_recalc_<pid>` is created, migrated, seeded and dropped.
@@ -30,6 +32,7 @@ var employees = 2_000
 var rounds = 3
 var threads = 2
 var batch = 32
+var keepDatabase = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -38,8 +41,9 @@ while let a = arguments.next() {
     case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
     case "--threads": threads = Int(arguments.next() ?? "") ?? threads
     case "--batch": batch = Int(arguments.next() ?? "") ?? batch
+    case "--keep-database": keepDatabase = true
     default:
-        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B]")
+        print("usage: recalc-throughput --database-url URL [--employees N] [--rounds R] [--threads T] [--batch B] [--keep-database]")
         exit(2)
     }
 }
@@ -51,15 +55,17 @@ guard let serverURL = databaseURL else {
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
-let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch)
+let options = (serverURL: serverURL, employees: employees, rounds: rounds, threads: threads, batch: batch, keep: keepDatabase)
 try runBenchmark(serverURL: options.serverURL, employees: options.employees, rounds: options.rounds, threads: options.threads,
-                 batch: options.batch)
+                 batch: options.batch, keepDatabase: options.keep)
 
-func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int) throws {
+func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, batch: Int, keepDatabase: Bool) throws {
     let name = "payrun_bench_recalc_\(getpid())"
     let admin = try PostgresConnection(url: serverURL)
     try admin.execute("CREATE DATABASE \(name)")
-    defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    defer {
+        if keepDatabase { print("kept database \(name)") } else { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    }
     let benchURL = PostgresConnectionString.replacingDatabase(in: serverURL, with: name)
     let connection = try PostgresConnection(url: benchURL)
     try Migrator().migrate(connection)
@@ -76,7 +82,7 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
                  Double(shiftCount) / Double(max(1, employeeIds.count)), seconds(clock.now - t0)))
 
     /// T threads claim and run jobs until none is left; returns (jobs, seconds).
-    func drain(kinds: [String], _ work: @escaping @Sendable (ClaimedJob, PostgresConnection) throws -> Void) throws -> (Int, Double) {
+    func drain(kinds: [String], batch: Int = batch, _ work: @escaping @Sendable (ClaimedJob, PostgresConnection) throws -> Void) throws -> (Int, Double) {
         let done = Atomic<Int>(0)
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
@@ -122,7 +128,9 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             try JobQueue.complete(job, on: c)
         }
     }
-    let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"]) { job, c in
+    // One chunk job per claim (as the worker's job threads take them): a batch would hand every
+    // chunk to the first thread.
+    let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"], batch: 1) { job, c in
         guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
         try c.transaction { c in
             try TenantScope.set(job.tenantId, on: c)
@@ -136,10 +144,19 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
     }
     print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (serial calculator per chunk, %d threads) = %.0f employees/s",
                  chunkJobs, employeeIds.count, chunkSeconds, threads, Double(employeeIds.count) / chunkSeconds))
+    // Phase totals as stored by the chunks (run_chunks, migration 0010).
+    if let p = try connection.queryOne("""
+        SELECT sum(load_us)::bigint, sum(compute_us)::bigint, sum(write_us)::bigint, sum(finish_us)::bigint,
+               sum(shifts_loaded)::bigint, count(*) FROM payrun.run_chunks
+        """) {
+        print(String(format: "phases over %d chunks (ms, summed over threads): load %.0f, compute %.0f, write %.0f, finish %.0f; %d shifts loaded",
+                     try p.int64(at: 5), Double(try p.int64(at: 0)) / 1e3, Double(try p.int64(at: 1)) / 1e3,
+                     Double(try p.int64(at: 2)) / 1e3, Double(try p.int64(at: 3)) / 1e3, try p.int64(at: 4)))
+    }
 
     // 3. Recalculation rounds.
     var rates: [Double] = []
-    for round in 1...rounds {
+    for round in 1...max(1, rounds) where rounds > 0 {
         var index = 0
         while index < employeeIds.count {
             let slice = employeeIds[index..<min(index + 1_000, employeeIds.count)]
