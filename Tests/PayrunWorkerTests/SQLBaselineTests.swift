@@ -59,7 +59,6 @@ struct SQLBaselineTests {
             try WorkerFixture.count("SELECT count(*) FROM payrun.payroll_runs WHERE status IN ('calculated', 'calculated_with_errors')", on: c) == 2
         }
         #expect(calculated, "the month-end runs were not calculated: \(pool.error ?? "")")
-        pool.stop()
 
         try c.execute("SELECT set_config('payrun_bench.period_start', '2026-10-01', false)")
         try c.executeScript(try String(contentsOfFile: Self.script, encoding: .utf8))
