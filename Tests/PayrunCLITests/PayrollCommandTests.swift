@@ -49,6 +49,7 @@ struct PayrollCommandTests {
         guard let show = try PayrunBinary.run(["runs", "show", runId] + url, input: "") else { return }
         #expect(show.stdout.contains("status: approved"))
         #expect(show.stdout.contains("pending corrections"))
+        #expect(show.stdout.contains("phases over 1 chunk(s): load "), "\(show.stdout)")
         guard let json2 = try PayrunBinary.run(["payslip", "--tenant", "1", "--run", runId, "--employee", "101001", "--format", "json"] + url,
                                                input: "") else { return }
         #expect(json2.stdout == json.stdout)

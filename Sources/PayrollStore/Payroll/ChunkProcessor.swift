@@ -4,8 +4,11 @@ import PostgresClient
 /// Computes one planned chunk of a run and stores it, in the caller's transaction (the chunk job's,
 /// tenant set): load by COPY → compute the valid inputs with `calculate` (the worker passes
 /// `BatchCalculator.calculate`, tests may pass a serial map of `PayrollCalculator.calculate`) →
-/// lock the run row → store every employee's payslip or error → mark the chunk finished and
-/// finalize the run if it was the last. Loading and computing happen before the lock.
+/// store every employee's payslip or error → mark the chunk finished and finalize the run if it
+/// was the last. The run row is read `FOR KEY SHARE` first: chunks of one run (and
+/// recalculations) proceed side by side, while planning and approval (`FOR UPDATE`) wait until
+/// the chunk commits, so the version and status checked here hold until then; the run row itself
+/// is updated only at the very end (`RunFinalizer.completeChunk`).
 public enum ChunkProcessor {
     public typealias Calculate = @Sendable ([PayrollInput]) -> [Result<Payslip, PayrollError>]
 
@@ -36,7 +39,7 @@ public enum ChunkProcessor {
         var timings = ChunkPhaseTimings()
         var mark = clock.now
         func lap() -> Duration { let now = clock.now; defer { mark = now }; return now - mark }
-        guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, on: connection) else {
+        guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, keyShare: true, on: connection) else {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
         }
         if let reason = skipReason(run, version: version) {
@@ -47,14 +50,7 @@ public enum ChunkProcessor {
         timings.shiftsLoaded = chunk.shiftsLoaded
         let computed = compute(chunk, calculate: calculate)
         timings.compute = lap()
-
-        guard let locked = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else {
-            throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
-        }
-        if let reason = skipReason(locked, version: version) {
-            return Outcome(employees: 0, failures: [], warnings: 0, finalizedRun: false, skippedReason: reason)
-        }
-        try PayslipWriter.write(computed, run: locked, stagingKey: stagingKey, on: connection)
+        try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
         timings.write = lap()
         let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo,
                                                        phases: (timings, mark), on: connection)

@@ -1,11 +1,20 @@
 import PayrollRules
 import PostgresClient
 
-/// Stores computed payslips of one run: binary COPY into the unlogged `payslip_staging` under a
-/// staging key, then one `INSERT … SELECT … ON CONFLICT DO UPDATE` into `payslips` (a rerun
-/// replaces a payslip and bumps its `revision`, never duplicates it), then the staging rows are
-/// deleted. Runs in the caller's transaction, so the payslips appear exactly when the caller's
-/// job completion commits. Failed employees get a row with `error` and no amounts.
+/// Stores computed payslips of one run, in the caller's transaction, so the payslips appear
+/// exactly when the caller's job completion commits. Failed employees get a row with `error` and
+/// no amounts. Two paths for many payslips, with the same columns and the same stored values:
+///
+/// - **First calculation** (no payslip of this run exists yet in the employees' id range — the
+///   normal month-end chunk): one binary COPY straight into `payslips` (`revision` 1), inside a
+///   savepoint. If a payslip appeared meanwhile (a recalculation committed between the check and
+///   the COPY: unique violation), the savepoint is rolled back and the replacement path runs.
+/// - **Replacement** (reruns, replans, recalculation): binary COPY into the unlogged
+///   `payslip_staging` under a staging key, then one `INSERT … SELECT … ON CONFLICT DO UPDATE`
+///   into `payslips` (a rerun replaces a payslip and bumps its `revision`, never duplicates it),
+///   then the staging rows are deleted.
+///
+/// A single payslip is one parameterized upsert (`writeOne`).
 public enum PayslipWriter {
     static let payslipColumns = """
         tenant_id, run_id, employee_id, run_version, rule_set, input_digest,
@@ -15,43 +24,65 @@ public enum PayslipWriter {
         earnings, deductions, warnings, error
         """
 
+    /// Which path `write` took (for tests and timings).
+    public enum Path: Sendable, Hashable {
+        case none, single, direct, replacement
+    }
+
     /// Writes `payslips` for `run`; returns the number of rows written.
     @discardableResult
     public static func write(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
                              on connection: PostgresConnection) throws -> Int {
-        guard !payslips.isEmpty else { return 0 }
-        if payslips.count == 1 { return try writeOne(payslips[0], run: run, on: connection) }
+        try writeReportingPath(payslips, run: run, stagingKey: stagingKey, on: connection).rows
+    }
+
+    /// `write`, also saying which path it took.
+    public static func writeReportingPath(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
+                                          on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
+        guard let first = payslips.first else { return (0, .none) }
+        if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
+        var lowest = first.employeeId, highest = first.employeeId
+        for p in payslips { lowest = min(lowest, p.employeeId); highest = max(highest, p.employeeId) }
+        if try !anyPayslip(run: run, employeeIdsFrom: lowest, to: highest, on: connection),
+           try copyDirect(payslips, run: run, on: connection) {
+            return (payslips.count, .direct)
+        }
+        return (try replace(payslips, run: run, stagingKey: stagingKey, on: connection), .replacement)
+    }
+
+    /// Whether `run` has any payslip for an employee id in `from...to` (one index range probe).
+    static func anyPayslip(run: PayrollRun, employeeIdsFrom from: Int64, to: Int64, on connection: PostgresConnection) throws -> Bool {
+        try connection.queryOnePrepared("""
+            SELECT EXISTS (SELECT 1 FROM payrun.payslips
+                            WHERE tenant_id = $1 AND run_id = $2 AND employee_id BETWEEN $3 AND $4)
+            """, [.int(run.tenantId), .int(run.id), .int(from), .int(to)])?.bool(at: 0) ?? true
+    }
+
+    /// COPY straight into `payslips` inside a savepoint; false (nothing written) if a payslip of
+    /// one of these employees already exists.
+    static func copyDirect(_ payslips: [ComputedPayslip], run: PayrollRun, on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("SAVEPOINT payslips_direct")
+        do {
+            try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
+                for p in payslips { try writer.row { r in encode(p, run: run, into: &r) } }
+            }
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT payslips_direct")
+            try connection.execute("RELEASE SAVEPOINT payslips_direct")
+            return false
+        }
+        try connection.execute("RELEASE SAVEPOINT payslips_direct")
+        return true
+    }
+
+    /// The replacement path: staging COPY, upsert, staging cleanup.
+    static func replace(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
+                        on connection: PostgresConnection) throws -> Int {
         try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
             for p in payslips {
                 try writer.row { r in
                     r.bytea(stagingKey.bytes)  // uuid: 16 raw bytes in binary format
-                    r.int64(run.tenantId)
-                    r.int64(run.id)
-                    r.int64(p.employeeId)
-                    r.int32(run.version)
-                    switch p.result {
-                    case .success(let slip):
-                        r.text(slip.ruleSet)
-                        if let d = p.inputDigest { r.bytea(d) } else { r.null() }
-                        let m = slip.minutes
-                        for v in [m.worked, m.regular, m.overtime, m.partTimeExcess, m.night, m.holiday, m.holidayOver8,
-                                  m.weeklyAllowance, m.paidHoliday] {
-                            r.int32(Int32(clamping: v))
-                        }
-                        for v in [slip.gross, slip.nonTaxable, slip.taxable, slip.totalDeductions, slip.net] { r.int64(v) }
-                        r.bytea(jsonb(PayslipJSON.earnings(slip.earnings)))
-                        r.bytea(jsonb(PayslipJSON.deductions(slip.deductions)))
-                        r.bytea(jsonb(PayslipJSON.warnings(slip.warnings)))
-                        r.null()
-                    case .failure(let error):
-                        r.null()
-                        if let d = p.inputDigest { r.bytea(d) } else { r.null() }
-                        for _ in 0..<14 { r.null() }
-                        r.null()
-                        r.null()
-                        r.bytea(jsonb(Array("[]".utf8)))
-                        r.bytea(jsonb(PayslipJSON.error(error)))
-                    }
+                    encode(p, run: run, into: &r)
                 }
             }
         }
@@ -63,6 +94,37 @@ public enum PayslipWriter {
             """, [key]).affectedRowCount ?? 0
         try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
         return moved
+    }
+
+    /// One payslip's `payslipColumns`, in order, in binary COPY format.
+    static func encode(_ p: ComputedPayslip, run: PayrollRun, into r: inout BinaryCopyRowEncoder) {
+        r.int64(run.tenantId)
+        r.int64(run.id)
+        r.int64(p.employeeId)
+        r.int32(run.version)
+        switch p.result {
+        case .success(let slip):
+            r.text(slip.ruleSet)
+            if let d = p.inputDigest { r.bytea(d) } else { r.null() }
+            let m = slip.minutes
+            for v in [m.worked, m.regular, m.overtime, m.partTimeExcess, m.night, m.holiday, m.holidayOver8,
+                      m.weeklyAllowance, m.paidHoliday] {
+                r.int32(Int32(clamping: v))
+            }
+            for v in [slip.gross, slip.nonTaxable, slip.taxable, slip.totalDeductions, slip.net] { r.int64(v) }
+            r.bytea(jsonb(PayslipJSON.earnings(slip.earnings)))
+            r.bytea(jsonb(PayslipJSON.deductions(slip.deductions)))
+            r.bytea(jsonb(PayslipJSON.warnings(slip.warnings)))
+            r.null()
+        case .failure(let error):
+            r.null()
+            if let d = p.inputDigest { r.bytea(d) } else { r.null() }
+            for _ in 0..<14 { r.null() }
+            r.null()
+            r.null()
+            r.bytea(jsonb(Array("[]".utf8)))
+            r.bytea(jsonb(PayslipJSON.error(error)))
+        }
     }
 
     /// One payslip (a recalculation): a single parameterized upsert, skipping the staging round

@@ -3,9 +3,10 @@ import PayrollEngine
 import PayrollStore
 
 /// `run.chunk` `{"runId", "version", "chunk", "from", "to"}`: loads the chunk by COPY, computes it
-/// with `BatchCalculator` (DispatchQueue.concurrentPerform), stores payslips through the staging
-/// table, marks the chunk finished (the last one finalizes the run), and completes the job — all
-/// in one transaction, fenced by the lease.
+/// with `BatchCalculator` (DispatchQueue.concurrentPerform), stores payslips (a direct COPY on a
+/// first calculation, the staging upsert on a rerun: `PayslipWriter`), marks the chunk finished
+/// (the last one finalizes the run), and completes the job — all in one transaction, fenced by
+/// the lease. Each chunk's phase timings end up in `run_chunks` (migration 0010).
 struct RunChunkJobHandler: JobHandler {
     var kinds: [String] { [PayrollJobKind.chunk] }
 

@@ -56,6 +56,15 @@ struct RunsShowCommand: ParsableCommand {
             }
             print(RunsShowCommand.summary(r))
             if let reason = try RunFailure.reason(tenantId: tenant, runId: runId, on: c) { print("failure: \(reason)") }
+            // Where the chunks' time went (run_chunks, migration 0010), summed over chunks.
+            if let p = try c.queryOne("""
+                SELECT count(load_us), coalesce(sum(load_us), 0)::bigint, coalesce(sum(compute_us), 0)::bigint,
+                       coalesce(sum(write_us), 0)::bigint, coalesce(sum(finish_us), 0)::bigint, coalesce(sum(shifts_loaded), 0)::bigint
+                  FROM payrun.run_chunks WHERE tenant_id = $1 AND run_id = $2
+                """, [.int(tenant), .int(runId)]), try p.int64(at: 0) > 0 {
+                func ms(_ column: Int) throws -> String { "\(try p.int64(at: column) / 1000) ms" }
+                print("phases over \(try p.int64(at: 0)) chunk(s): load \(try ms(1)), compute \(try ms(2)), write \(try ms(3)), finish \(try ms(4)); \(try p.int64(at: 5)) shifts loaded")
+            }
             let failed = try c.query("""
                 SELECT p.employee_id, coalesce(e.employee_number, ''), e.name, p.error ->> 'code', p.error ->> 'message', coalesce(p.error ->> 'field', '')
                   FROM payrun.payslips p JOIN payrun.employees e ON e.tenant_id = p.tenant_id AND e.id = p.employee_id
