@@ -31,6 +31,11 @@ struct SeedGenerator {
     private(set) var nextAbsenceId: Int64
     /// Created-at stamp of every seeded row: the period's first day, 00:00 Korea time.
     let createdAtMicroseconds: Int64
+    /// Shifts actually worked per 1,000 scheduled days of the month: holidays mostly not worked
+    /// (65 % of them), absences (1.7 %), hires, leavers and people gone before the month (≈ 4.5 %),
+    /// extra days off worked (+1 %). The schedule is scaled by it so that the month averages
+    /// `shiftsPerEmployee`.
+    let shiftYieldPerMille: Int
 
     init(spec: SeedSpec, layout: SeedLayout, employeeIdBase: Int64, contractIdBase: Int64, shiftIdBase: Int64,
          absenceIdBase: Int64) {
@@ -41,6 +46,14 @@ struct SeedGenerator {
         nextShiftId = shiftIdBase
         nextAbsenceId = absenceIdBase
         createdAtMicroseconds = SeedGenerator.microseconds(KoreaMinute(date: spec.period, minuteOfDay: 0))
+        let periodDays = spec.period.days(to: spec.periodEnd) + 1
+        var holidays = 0
+        var day = spec.period
+        while day <= spec.periodEnd {
+            if HolidayCalendar.korea.contains(day) { holidays += 1 }
+            day = day.adding(days: 1)
+        }
+        shiftYieldPerMille = 1_000 - holidays * 650 / periodDays - 17 - 45 + 10
     }
 
     func employeeId(_ index: Int) -> Int64 { employeeIdBase + Int64(index) }
@@ -114,7 +127,7 @@ struct SeedGenerator {
             family: Int16(family), children8to20: Int16(children), withholdingRatio: ratio))
 
         // Weekly schedule: `days` contiguous working days from `firstDay`.
-        let targetPerMille = spec.shiftsPerEmployee * 7_000 / periodDays
+        let targetPerMille = spec.shiftsPerEmployee * 7_000 * 1_000 / periodDays / shiftYieldPerMille
         let kindRoll = rng.below(100)
         let daysPerMille = targetPerMille + (kindRoll < 15 ? -2_000 : kindRoll < 70 ? 0 : 1_000)
         var days = max(daysPerMille, 0) / 1_000 + (rng.below(1_000) < max(daysPerMille, 0) % 1_000 ? 1 : 0)

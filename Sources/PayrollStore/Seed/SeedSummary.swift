@@ -7,12 +7,15 @@ public struct SeedSummary: Sendable {
     public var contracts: Int
     public var shifts: Int
     public var absences: Int
-    /// Wall time of the whole seed, ANALYZE included.
+    /// Wall time of the whole seed, ANALYZE and index builds included.
     public var elapsed: Duration
     /// Company holiday rows (`workplace_holidays`: additions and withdrawals).
     public var workplaceHolidays: Int = 0
     /// Of `elapsed`, the time ANALYZE took.
     public var analyzeElapsed: Duration = .zero
+    /// Of `elapsed`, the time spent rebuilding the indexes and constraints dropped for the load
+    /// and validating the foreign keys (`SeedBulkLoad`).
+    public var restoreElapsed: Duration = .zero
 
     /// Rows written, all tables.
     public var rows: Int { tenantIds.count + workplaces + workplaceHolidays + employees + contracts + shifts + absences }
