@@ -167,7 +167,7 @@ struct BenchQueueCommand: ParsableCommand {
             let left = try connection.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running')")?.int64(at: 0) ?? 0
             if left == 0 { break }
             guard ContinuousClock.now < deadline else { throw CommandFailure("recalculation jobs did not drain within an hour") }
-            Thread.sleep(forTimeInterval: 0.005)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         let elapsed = seconds(started.duration(to: .now))
         let failed = try connection.queryOne("SELECT count(*) FROM payrun.jobs WHERE state = 'failed'")?.int64(at: 0) ?? 0

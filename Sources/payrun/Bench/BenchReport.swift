@@ -46,6 +46,7 @@ struct BenchEntry {
                 "runs": payrun.runs, "runsCalculated": payrun.runsCalculated, "chunks": payrun.chunks,
                 "payslips": payrun.payslips, "employeesFailed": payrun.employeesFailed,
                 "shiftsLoaded": payrun.shiftsLoaded as Any,
+                "claims": payrun.claims, "jobsClaimed": payrun.jobsClaimed,
                 "phasesSeconds": phases,
                 "phasesNote": payrun.chunkTimingsAvailable
                     ? "thread seconds summed over chunks: claim = claim statements that returned jobs; load/compute/write/finish from payrun.run_chunks; commit = chunk job time − load − compute − write (bookkeeping, job completion, COMMIT); plan = run.plan jobs"

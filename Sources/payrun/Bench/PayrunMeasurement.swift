@@ -22,6 +22,8 @@ struct PayrunMeasurement {
     /// Which phases the run_chunks timing columns provided (false before migration 0010).
     var chunkTimingsAvailable: Bool
     var shiftsLoaded: Int?
+    var claims: Int
+    var jobsClaimed: Int
     var peakRSSKiB: Int?
     var peakRSSMethod: String
 
@@ -117,7 +119,8 @@ struct PayrunMeasurement {
         return PayrunMeasurement(
             wallSeconds: wall, runs: Int(try counts.int64(at: 0)), runsCalculated: Int(try counts.int64(at: 5)), chunks: Int(try counts.int64(at: 1)),
             employees: Int(try counts.int64(at: 2)), employeesFailed: Int(try counts.int64(at: 3)), payslips: Int(try counts.int64(at: 4)),
-            phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, peakRSSKiB: peak,
+            phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, claims: totals.claims.count,
+            jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
             peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable")
     }
 }
