@@ -61,6 +61,10 @@ struct StoreSeederTests {
         #expect(try Self.count(c, "SELECT count(*) FROM payrun.shifts") == summary.shifts)
         #expect(try Self.count(c, "SELECT count(*) FROM payrun.absences") == summary.absences)
         #expect(summary.contracts > 300)  // some employees had a raise
+        let phases = summary.phases.map(\.name)
+        for phase in ["generate", "copy employees", "copy shifts", "analyze", "restore shifts_pkey", "restore contracts_no_overlap"] {
+            #expect(phases.contains(phase), "no phase \(phase) in \(phases)")
+        }
 
         // Both size classes; every workplace is picked up by the worker's month-end scheduler.
         #expect(try Self.count(c, "SELECT count(DISTINCT size_class) FROM payrun.workplaces") == 2)

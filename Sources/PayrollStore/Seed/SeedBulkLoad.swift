@@ -21,17 +21,23 @@ import PostgresClient
 enum SeedBulkLoad {
     static let childTables = ["employees", "contracts", "shifts", "absences"]
 
-    /// Drops the structures, returns the statements that restore them, in order.
-    static func prepare(rebuildIndexes: Bool, on connection: PostgresConnection) throws -> [String] {
+    /// One structure to put back: its name (constraint or index) and the statement that restores it.
+    struct Restore {
+        var name: String
+        var statement: String
+    }
+
+    /// Drops the structures, returns what restores them, in order.
+    static func prepare(rebuildIndexes: Bool, on connection: PostgresConnection) throws -> [Restore] {
         let tableList = childTables.map { "'payrun.\($0)'::regclass" }.joined(separator: ", ")
         var drops: [String] = []
-        var restores: [String] = []
+        var restores: [Restore] = []
         if rebuildIndexes {
             // Primary key and exclusion constraints of shifts and contracts (nothing references
             // them), then the other indexes of shifts.
             for row in try connection.query("""
                 SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname),
-                       format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+                       format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)), conname::text
                   FROM pg_catalog.pg_constraint c
                  WHERE ((conrelid = 'payrun.shifts'::regclass AND contype = 'p')
                         OR (conrelid = 'payrun.contracts'::regclass AND contype = 'x'))
@@ -40,36 +46,38 @@ enum SeedBulkLoad {
                  ORDER BY contype, conname
                 """) {
                 drops.append(try row.string(at: 0))
-                restores.append(try row.string(at: 1))
+                restores.append(Restore(name: try row.string(at: 2), statement: try row.string(at: 1)))
             }
             for row in try connection.query("""
-                SELECT format('DROP INDEX %s', i.indexrelid::regclass), pg_catalog.pg_get_indexdef(i.indexrelid)
+                SELECT format('DROP INDEX %s', i.indexrelid::regclass), pg_catalog.pg_get_indexdef(i.indexrelid),
+                       (SELECT relname::text FROM pg_catalog.pg_class WHERE oid = i.indexrelid)
                   FROM pg_catalog.pg_index i
                  WHERE i.indrelid = 'payrun.shifts'::regclass
                    AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = i.indexrelid)
                  ORDER BY i.indexrelid::regclass::text
                 """) {
                 drops.append(try row.string(at: 0))
-                restores.append(try row.string(at: 1))
+                restores.append(Restore(name: try row.string(at: 2), statement: try row.string(at: 1)))
             }
         }
         for row in try connection.query("""
             SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname),
-                   format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+                   format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)), conname::text
               FROM pg_catalog.pg_constraint
              WHERE contype = 'f' AND conrelid IN (\(tableList))
              ORDER BY conrelid::regclass::text, conname
             """) {
             drops.append(try row.string(at: 0))
-            restores.append(try row.string(at: 1))
+            restores.append(Restore(name: try row.string(at: 2), statement: try row.string(at: 1)))
         }
         for statement in drops { try connection.execute(statement) }
         return restores
     }
 
-    /// Runs the restore statements (index builds get more sort memory).
-    static func restore(_ statements: [String], on connection: PostgresConnection) throws {
+    /// Runs the restore statements, each timed as phase `restore <name>` (index builds get more
+    /// sort memory).
+    static func restore(_ restores: [Restore], phases: inout SeedPhaseClock, on connection: PostgresConnection) throws {
         try connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
-        for statement in statements { try connection.execute(statement) }
+        for r in restores { try phases.measure("restore " + r.name) { _ = try connection.execute(r.statement) } }
     }
 }

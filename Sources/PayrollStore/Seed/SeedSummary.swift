@@ -16,6 +16,9 @@ public struct SeedSummary: Sendable {
     /// Of `elapsed`, the time spent rebuilding the indexes and constraints dropped for the load
     /// and validating the foreign keys (`SeedBulkLoad`).
     public var restoreElapsed: Duration = .zero
+    /// Where the time went, phase by phase (generation, each table's COPY, ANALYZE, each restored
+    /// index or constraint).
+    public var phases: [SeedPhaseTiming] = []
 
     /// Rows written, all tables.
     public var rows: Int { tenantIds.count + workplaces + workplaceHolidays + employees + contracts + shifts + absences }

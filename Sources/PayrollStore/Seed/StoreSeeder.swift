@@ -42,11 +42,12 @@ public enum StoreSeeder {
         var summary = SeedSummary(tenantIds: layout.tenants.map(\.id), workplaces: layout.workplaces.count,
                                   employees: spec.employees, contracts: 0, shifts: 0, absences: 0, elapsed: .zero)
 
+        var phases = SeedPhaseClock()
         let rebuildIndexes = try shiftsAtMost(spec.employees * spec.shiftsPerEmployee, on: connection)
         try connection.transaction { c in
-            let restores = try SeedBulkLoad.prepare(rebuildIndexes: rebuildIndexes, on: c)
+            let restores = try phases.measure("prepare") { try SeedBulkLoad.prepare(rebuildIndexes: rebuildIndexes, on: c) }
             report("tenants", 0)
-            try c.copyIn(SeedCopy.tenants) { writer in
+            try phases.measure("copy tenants") { try c.copyIn(SeedCopy.tenants) { writer in
                 for t in layout.tenants {
                     try writer.row { r in
                         r.int64(t.id)
@@ -54,9 +55,9 @@ public enum StoreSeeder {
                         r.timestamptz(microsecondsSince2000: createdAt)
                     }
                 }
-            }
+            } }
             report("workplaces", 0)
-            try c.copyIn(SeedCopy.workplaces) { writer in
+            try phases.measure("copy workplaces") { try c.copyIn(SeedCopy.workplaces) { writer in
                 for w in layout.workplaces {
                     try writer.row { r in
                         r.int64(w.tenantId)
@@ -69,8 +70,8 @@ public enum StoreSeeder {
                         r.timestamptz(microsecondsSince2000: createdAt)
                     }
                 }
-            }
-            summary.workplaceHolidays = try c.copyIn(SeedCopy.workplaceHolidays) { writer in
+            } }
+            summary.workplaceHolidays = try phases.measure("copy workplace_holidays") { try c.copyIn(SeedCopy.workplaceHolidays) { writer in
                 for w in layout.workplaces {
                     if let day = w.companyHoliday {
                         try writer.row { r in
@@ -85,7 +86,7 @@ public enum StoreSeeder {
                         }
                     }
                 }
-            }
+            } }
 
             var w = 0
             while w < layout.workplaces.count {
@@ -95,8 +96,8 @@ public enum StoreSeeder {
                     employees += layout.workplaces[end].employeeCount
                     end += 1
                 }
-                let block = generator.block(workplaces: w..<end)
-                try write(block, createdAt: createdAt, on: c)
+                let block = phases.measure("generate") { generator.block(workplaces: w..<end) }
+                try write(block, createdAt: createdAt, phases: &phases, on: c)
                 summary.contracts += block.contracts.count
                 summary.shifts += block.shifts.count
                 summary.absences += block.absences.count
@@ -108,21 +109,22 @@ public enum StoreSeeder {
             // with the rows.
             report("analyze", spec.employees)
             let analyzeStarted = clock.now
-            try c.execute("ANALYZE " + tables.map { "payrun." + $0 }.joined(separator: ", "))
+            try phases.measure("analyze") { _ = try c.execute("ANALYZE " + tables.map { "payrun." + $0 }.joined(separator: ", ")) }
             summary.analyzeElapsed = clock.now - analyzeStarted
             report("indexes", spec.employees)
             let restoreStarted = clock.now
-            try SeedBulkLoad.restore(restores, on: c)
+            try SeedBulkLoad.restore(restores, phases: &phases, on: c)
             summary.restoreElapsed = clock.now - restoreStarted
-            try advanceSequences(tenantLast: bases.tenant + Int64(layout.tenants.count) - 1,
+            try phases.measure("sequences") { try advanceSequences(tenantLast: bases.tenant + Int64(layout.tenants.count) - 1,
                                  workplaceLast: bases.workplace + Int64(layout.workplaces.count) - 1,
                                  employeeLast: bases.employee + Int64(spec.employees) - 1,
                                  contractLast: generator.nextContractId - 1, shiftLast: generator.nextShiftId - 1,
-                                 absenceLast: generator.nextAbsenceId - 1, on: c)
+                                 absenceLast: generator.nextAbsenceId - 1, on: c) }
             report("commit", spec.employees)
         }
 
         summary.elapsed = clock.now - started
+        summary.phases = phases.phases
         report("done", spec.employees)
         return summary
     }
@@ -134,18 +136,26 @@ public enum StoreSeeder {
         try connection.execute("VACUUM (ANALYZE) " + tables.map { "payrun." + $0 }.joined(separator: ", "))
     }
 
-    static func write(_ block: SeedBlock, createdAt: Int64, on c: PostgresConnection) throws {
-        try c.copyIn(SeedCopy.employees) { writer in
-            for e in block.employees { try writer.row { SeedCopy.write(e, createdAt: createdAt, to: &$0) } }
+    static func write(_ block: SeedBlock, createdAt: Int64, phases: inout SeedPhaseClock, on c: PostgresConnection) throws {
+        try phases.measure("copy employees") {
+            try c.copyIn(SeedCopy.employees) { writer in
+                for e in block.employees { try writer.row { SeedCopy.write(e, createdAt: createdAt, to: &$0) } }
+            }
         }
-        try c.copyIn(SeedCopy.contracts) { writer in
-            for k in block.contracts { try writer.row { SeedCopy.write(k, createdAt: createdAt, to: &$0) } }
+        try phases.measure("copy contracts") {
+            try c.copyIn(SeedCopy.contracts) { writer in
+                for k in block.contracts { try writer.row { SeedCopy.write(k, createdAt: createdAt, to: &$0) } }
+            }
         }
-        try c.copyIn(SeedCopy.shifts) { writer in
-            for s in block.shifts { try writer.row { SeedCopy.write(s, to: &$0) } }
+        try phases.measure("copy shifts") {
+            try c.copyIn(SeedCopy.shifts) { writer in
+                for s in block.shifts { try writer.row { SeedCopy.write(s, to: &$0) } }
+            }
         }
-        try c.copyIn(SeedCopy.absences) { writer in
-            for a in block.absences { try writer.row { SeedCopy.write(a, to: &$0) } }
+        try phases.measure("copy absences") {
+            try c.copyIn(SeedCopy.absences) { writer in
+                for a in block.absences { try writer.row { SeedCopy.write(a, to: &$0) } }
+            }
         }
     }
 

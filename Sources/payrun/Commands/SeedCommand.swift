@@ -78,6 +78,10 @@ struct SeedCommand: ParsableCommand {
         print("  elapsed      \(Self.tenths(milliseconds / 100)) s (of which indexes and constraints "
               + "\(Self.tenths(Self.milliseconds(summary.restoreElapsed) / 100)) s, ANALYZE \(Self.tenths(Self.milliseconds(summary.analyzeElapsed) / 100)) s)")
         print("  rows/s       \(Money.grouped(Int64(summary.rows) * 1_000 / milliseconds))")
+        let shown = summary.phases.filter { Self.milliseconds($0.elapsed) >= 100 }
+        if !shown.isEmpty {
+            print("  by phase     " + shown.map { "\($0.name) \(Self.tenths(Self.milliseconds($0.elapsed) / 100)) s" }.joined(separator: ", "))
+        }
         if let vacuumMilliseconds { print("  vacuum       \(Self.tenths(vacuumMilliseconds / 100)) s (VACUUM (ANALYZE), after the seed)") }
         print("  database     \(Self.tenths(bytes * 10 / 1_048_576)) MiB (pg_database_size)")
     }
