@@ -84,6 +84,8 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
     /// T threads claim and run jobs until none is left; returns (jobs, seconds).
     func drain(kinds: [String], batch: Int = batch, _ work: @escaping @Sendable (ClaimedJob, PostgresConnection) throws -> Void) throws -> (Int, Double) {
         let done = Atomic<Int>(0)
+        let claimTime = Mutex<Duration>(.zero)
+        defer { print("  (claims took \(claimTime.withLock { $0 }) over \(threads) threads)") }
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
         let start = ContinuousClock.now
@@ -94,7 +96,9 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
                 do {
                     let own = try PostgresConnection(url: benchURL)
                     while true {
+                        let claimStart = ContinuousClock.now
                         let jobs = try JobQueue.claim(on: own, workerId: "bench-\(index)", limit: batch, leaseSeconds: 60, kinds: kinds)
+                        claimTime.withLock { $0 += ContinuousClock.now - claimStart }
                         if jobs.isEmpty { break }
                         for job in jobs {
                             try work(job, own)
@@ -132,15 +136,23 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
     // chunk to the first thread.
     let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"], batch: 1) { job, c in
         guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
-        try c.transaction { c in
+        let started = ContinuousClock.now
+        let (outcome, phasesEnd) = try c.transaction { c in
             try TenantScope.set(job.tenantId, on: c)
             let outcome = try ChunkProcessor.process(
                 tenantId: job.tenantId, runId: payloadInt(job, "runId"), version: Int32(payloadInt(job, "version")),
                 chunkNo: Int32(payloadInt(job, "chunk")), from: payloadInt(job, "from"), to: payloadInt(job, "to"),
                 stagingKey: key, on: c)
+            let phasesEnd = ContinuousClock.now
             try JobQueue.complete(job, on: c)
-            print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary)")
+            return (outcome, phasesEnd)
         }
+        // commit = job completion + COMMIT (durable: waits for the WAL flush).
+        let commitMs = (ContinuousClock.now - phasesEnd).components.attoseconds / 1_000_000_000_000_000
+            + (ContinuousClock.now - phasesEnd).components.seconds * 1000
+        let totalMs = (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000
+            + (ContinuousClock.now - started).components.seconds * 1000
+        print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary) commit=\(commitMs)ms total=\(totalMs)ms")
     }
     print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (serial calculator per chunk, %d threads) = %.0f employees/s",
                  chunkJobs, employeeIds.count, chunkSeconds, threads, Double(employeeIds.count) / chunkSeconds))
