@@ -11,6 +11,7 @@ struct Payrun: ParsableCommand {
             """,
         subcommands: [CalcCommand.self, TaxCommand.self, DBCommand.self,
                       WorkerCommand.self, JobsCommand.self,
-                      ScheduleCommand.self, RunsCommand.self, PayslipCommand.self, EnqueueCommand.self, DemoCommand.self, SeedCommand.self]
+                      ScheduleCommand.self, RunsCommand.self, PayslipCommand.self, EnqueueCommand.self, DemoCommand.self, SeedCommand.self,
+                      BenchCommand.self]
     )
 }

@@ -22,6 +22,7 @@ public final class WorkerMetrics: Sendable {
     let depthRunning: CoreMetrics.Gauge
     private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
     private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
+    private let totals = Mutex<WorkerTimeTotals>(WorkerTimeTotals())
 
     /// Metrics in `registry` (a fresh one by default, so several pools in one process — tests —
     /// do not share counts).
@@ -66,7 +67,20 @@ public final class WorkerMetrics: Sendable {
             return timer
         }
         timer.record(duration: duration)
+        totals.withLock { $0.jobs[kind, default: .init()].add(duration) }
     }
+
+    /// A claim statement that returned `jobs` jobs took `duration` (claims that found nothing are not counted).
+    func recordClaim(jobs: Int, _ duration: Duration) {
+        totals.withLock {
+            $0.claims.add(duration)
+            $0.jobsClaimed += jobs
+        }
+    }
+
+    /// Time spent so far in claims and in each job kind's attempts, summed over threads
+    /// (`payrun bench` reports its phases from these).
+    public var timeTotals: WorkerTimeTotals { totals.withLock { $0 } }
 
     /// Makes this registry the process-wide swift-metrics backend too, so metrics that handlers
     /// create with plain `Counter(label:)` appear on `/metrics`. Call once per process (the CLI
@@ -77,4 +91,19 @@ public final class WorkerMetrics: Sendable {
 
     /// The Prometheus text exposition of every metric.
     public func render() -> String { registry.emitToString() }
+}
+
+/// Summed wall time of a pool's claims and job attempts (for benchmarks).
+public struct WorkerTimeTotals: Sendable {
+    public struct Sum: Sendable {
+        public var count = 0
+        public var total: Duration = .zero
+        mutating func add(_ d: Duration) { count += 1; total += d }
+    }
+    /// Claim statements that returned at least one job.
+    public var claims = Sum()
+    /// Jobs those claims returned.
+    public var jobsClaimed = 0
+    /// Attempts per job kind: handler plus the pool's completion check.
+    public var jobs: [String: Sum] = [:]
 }

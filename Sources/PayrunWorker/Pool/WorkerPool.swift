@@ -177,8 +177,10 @@ public final class WorkerPool: Sendable {
                     try JobQueue.listen(on: connection)
                     listening = true
                 }
+                let claimStarted = ContinuousClock.now
                 let jobs = try JobQueue.claim(on: connection, workerId: configuration.workerId, limit: limit,
                                               leaseSeconds: configuration.leaseSeconds, kinds: kinds)
+                if !jobs.isEmpty { metrics.recordClaim(jobs: jobs.count, claimStarted.duration(to: .now)) }
                 if !jobs.isEmpty {
                     for job in jobs { metrics.claimed(kind: job.kind) }
                     state.withLock {

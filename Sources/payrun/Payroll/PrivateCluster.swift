@@ -4,9 +4,13 @@ import Foundation
 struct PrivateCluster {
     let script: String
     let directory: String
+    /// `PAYRUN_PG_FAST=1` (fsync and synchronous_commit off) when the server starts: fine for the
+    /// demo; `payrun bench` measures with durable settings.
+    var fast = true
 
-    /// Finds `ops/pg` above the executable or the current directory.
-    static func locate() -> PrivateCluster? {
+    /// Finds `ops/pg` above the executable or the current directory; the cluster lives in
+    /// `directoryName` next to `ops/`.
+    static func locate(directoryName: String = ".pg-demo") -> PrivateCluster? {
         var starts: [URL] = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             starts.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
@@ -17,7 +21,7 @@ struct PrivateCluster {
             for _ in 0..<8 {
                 let candidate = dir.appendingPathComponent("ops/pg").path
                 if FileManager.default.isExecutableFile(atPath: candidate) {
-                    return PrivateCluster(script: candidate, directory: dir.appendingPathComponent(".pg-demo").path)
+                    return PrivateCluster(script: candidate, directory: dir.appendingPathComponent(directoryName).path)
                 }
                 dir.deleteLastPathComponent()
             }
@@ -32,7 +36,7 @@ struct PrivateCluster {
     func run(_ command: String, verbose: Bool = false) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("payrun-ops-pg-\(getpid())-\(command).out").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let line = "PAYRUN_PG_DIR=\(Self.quoted(directory)) PAYRUN_PG_FAST=1 \(Self.quoted(script)) \(command) >\(Self.quoted(outputPath))"
+        let line = "PAYRUN_PG_DIR=\(Self.quoted(directory)) PAYRUN_PG_FAST=\(fast ? 1 : 0) \(Self.quoted(script)) \(command) >\(Self.quoted(outputPath))"
             + (verbose ? "" : " 2>/dev/null") + " </dev/null"
         let status = system(line)
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()

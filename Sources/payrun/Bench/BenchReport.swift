@@ -1,0 +1,120 @@
+import Foundation
+
+/// The figures of one store size.
+struct BenchEntry {
+    var store: BenchStore
+    var threads: Int
+    var chunkSize: Int
+    var payrun: PayrunMeasurement
+    var floor: FloorMeasurement
+    var baseline: BaselineMeasurement
+    var scaling: ComputeScaling
+    var loadAverage: String? = MachineInfo.current(repository: nil).loadAverage
+
+    var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
+    var shiftsPerSecond: Double { Double(store.shifts) / payrun.wallSeconds }
+    var floorRatio: Double { payrun.wallSeconds / floor.wallSeconds }
+    var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
+
+    static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
+
+    var oneLine: String {
+        String(format: "%@: %d employees in %.2f s = %.0f employees/s; floor %.2f s (×%.2f); SQL baseline %.2f s (×%.3f); compute speed-up %.2f×",
+               store.name, payrun.employees, payrun.wallSeconds, employeesPerSecond, floor.wallSeconds, floorRatio,
+               baseline.wallSeconds, baselineRatio, scaling.speedUp)
+    }
+
+    var json: [String: Any] {
+        var phases: [String: Any] = [:]
+        for (k, v) in payrun.phases { phases[k] = round3(v) }
+        return [
+            "database": store.name,
+            "spec": ["tenants": store.spec.tenants, "employees": store.spec.employees, "shiftsPerEmployee": store.spec.shiftsPerEmployee,
+                     "seed": store.spec.seed, "period": store.spec.period.description],
+            "reusedStore": store.seedSeconds == nil,
+            "seedSeconds": store.seedSeconds.map(round3) as Any,
+            "databaseBytes": store.databaseBytes,
+            "employees": store.employees,
+            "employeesComputed": payrun.employees,
+            "shifts": store.shifts,
+            "threads": threads,
+            "chunkSize": chunkSize,
+            "payrun": [
+                "wallSeconds": round3(payrun.wallSeconds),
+                "employeesPerSecond": round1(employeesPerSecond),
+                "shiftsPerSecond": round1(shiftsPerSecond),
+                "runs": payrun.runs, "runsCalculated": payrun.runsCalculated, "chunks": payrun.chunks,
+                "payslips": payrun.payslips, "employeesFailed": payrun.employeesFailed,
+                "shiftsLoaded": payrun.shiftsLoaded as Any,
+                "claims": payrun.claims, "jobsClaimed": payrun.jobsClaimed,
+                "phasesSeconds": phases,
+                "phasesNote": payrun.chunkTimingsAvailable
+                    ? "thread seconds summed over chunks: claim = claim statements that returned jobs; load/compute/write/finish from payrun.run_chunks; commit = chunk job time − load − compute − write (bookkeeping, job completion, COMMIT); plan = run.plan jobs"
+                    : "payrun.run_chunks has no phase columns (migration 0010 missing): chunk_jobs = whole chunk job time",
+                "peakRSSBytes": payrun.peakRSSKiB.map { $0 * 1024 } as Any,
+                "peakRSSMethod": payrun.peakRSSMethod,
+            ] as [String: Any],
+            "floor": [
+                "wallSeconds": round3(floor.wallSeconds), "chunks": floor.chunks, "shiftsOut": floor.shiftsOut, "payslipsIn": floor.payslipsIn,
+                "employeesPerSecond": round1(Double(payrun.employees) / floor.wallSeconds),
+                "ratio": round3(floorRatio),
+            ] as [String: Any],
+            "baseline": [
+                "wallSeconds": round3(baseline.wallSeconds), "employees": baseline.employees, "script": baseline.path,
+                "employeesPerSecond": round1(Double(payrun.employees) / baseline.wallSeconds),
+                "ratio": round3(baselineRatio),
+            ] as [String: Any],
+            "computeScaling": [
+                "employees": scaling.employees, "threads": scaling.threads,
+                "oneThreadSeconds": round3(scaling.oneCoreSeconds), "allThreadsSeconds": round3(scaling.allCoresSeconds),
+                "speedUp": round3(scaling.speedUp),
+            ] as [String: Any],
+            "loadAverage": loadAverage as Any,
+        ]
+    }
+}
+
+func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+
+/// The whole series: a Markdown table or one JSON object.
+struct BenchReport {
+    var machine: MachineInfo
+    var entries: [BenchEntry]
+
+    func json() -> String {
+        let object: [String: Any] = [
+            "benchmark": "payrun bench",
+            "machine": [
+                "cores": machine.cores, "memoryBytes": machine.memoryKiB.map { $0 * 1024 } as Any,
+                "loadAverageAtStart": machine.loadAverage as Any, "commit": machine.commit as Any, "date": machine.date,
+                "host": machine.host,
+            ] as [String: Any],
+            "sizes": entries.map(\.json),
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        lines.append("payrun bench — \(machine.date), commit \(machine.commit ?? "?"), \(machine.cores) cores, "
+                     + "\((machine.memoryKiB ?? 0) / 1_048_576) GiB, load average at start \(machine.loadAverage ?? "?")")
+        lines.append("")
+        lines.append("| employees | shifts | wall s | employees/s | shifts/s | claim / load / compute / write / commit s | peak RSS MiB | compute speed-up | floor s (payrun ×) | SQL baseline s (payrun ×) |")
+        lines.append("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+        for e in entries {
+            let p = e.payrun.phases
+            let phaseText = ["claim", "load", "compute", "write", "commit"].map { p[$0].map { String(format: "%.2f", $0) } ?? "–" }
+                .joined(separator: " / ") + (p["chunk_jobs"].map { String(format: " (chunk jobs %.2f)", $0) } ?? "")
+            lines.append(String(format: "| %d (%d in period) | %d | %.2f | %.0f | %.0f | %@ | %@ | %.2f× (%d thr, %d emp) | %.2f (×%.2f) | %.2f (×%.3f) |",
+                                e.store.employees, e.payrun.employees, e.store.shifts, e.payrun.wallSeconds, e.employeesPerSecond, e.shiftsPerSecond, phaseText,
+                                e.payrun.peakRSSKiB.map { String($0 / 1024) } ?? "–", e.scaling.speedUp, e.scaling.threads,
+                                e.scaling.employees, e.floor.wallSeconds, e.floorRatio, e.baseline.wallSeconds, e.baselineRatio))
+        }
+        lines.append("")
+        lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "
+                     + "commit = the rest of each chunk job). Ratios are payrun's wall time divided by the floor's / the baseline's.")
+        return lines.joined(separator: "\n")
+    }
+}

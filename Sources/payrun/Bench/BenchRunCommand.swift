@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import PayrollRules
+import PayrollStore
+import PayrunWorker
+
+/// `payrun bench [run]`: for each store size, on the same freshly seeded (or reused) data, the real
+/// month-end path, its physical floor, the SQL peer and the compute scaling; one table or JSON.
+struct BenchRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Month-end throughput against the COPY floor and the SQL baseline, for a series of store sizes.",
+        discussion: """
+            For each --employees size: a database payrun_bench_e<size> on the server, seeded by
+            StoreSeeder (or reused when it was seeded with the same spec), VACUUM ANALYZE, then
+            in this order on the same data:
+              1. payrun: schedule month-end for every tenant and run an in-process WorkerPool
+                 (--threads job threads) until every run is calculated; wall time, rates, time
+                 per phase summed over chunks, peak RSS of this process during the run;
+              2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
+                 chunk, on --threads connections, no computation;
+              3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
+              4. compute scaling: BatchCalculator at 1 thread and at --threads on up to 50,000
+                 loaded inputs.
+            Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
+            started with durable settings (and stopped at the end if this started it).
+            """)
+
+    @OptionGroup var server: BenchServerOptions
+
+    @Option(help: ArgumentHelp("Store sizes, comma-separated (employees).", valueName: "n,n,…"))
+    var employees: String = "1000,10000,100000"
+    @Option(help: "Tenants the employees are spread over.") var tenants: Int = 10
+    @Option(name: .customLong("shifts-per-employee"), help: "Shifts per employee-month of the seeded store.") var shiftsPerEmployee: Int = 22
+    @Option(help: "Seed of the generated store.") var seed: UInt64 = 1
+    @Option(help: ArgumentHelp("Job threads / connections (default: the number of cores).", valueName: "n")) var threads: Int?
+    @Option(name: .customLong("chunk-size"), help: "Employees per chunk job.") var chunkSize: Int = RunPlanner.chunkEmployeesMaxDefault
+    @Option(name: .customLong("baseline-sql"), help: ArgumentHelp("The SQL baseline (default: benchmarks/sql-baseline.sql of this repository).", valueName: "path"))
+    var baselineSQL: String?
+    @Option(name: .customLong("compute-sample"), help: "Employees loaded for the compute-scaling measurement.") var computeSample: Int = 50_000
+    @Flag(help: "Print one JSON object instead of the table.") var json = false
+
+    func sizes() throws -> [Int] {
+        let parts = employees.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = parts.compactMap { Int($0.replacingOccurrences(of: "_", with: "")) }
+        guard !values.isEmpty, values.count == parts.count, values.allSatisfy({ $0 >= 1 && $0 <= 10_000_000 }) else {
+            throw ValidationError("--employees takes sizes 1…10,000,000 separated by commas, got '\(employees)'")
+        }
+        return values
+    }
+
+    func validate() throws {
+        _ = try sizes()
+        guard tenants >= 1, (1...64).contains(threads ?? 1), chunkSize >= 1, shiftsPerEmployee >= 0, computeSample >= 1 else {
+            throw ValidationError("--tenants ≥ 1, --threads 1…64, --chunk-size ≥ 1, --shifts-per-employee ≥ 0, --compute-sample ≥ 1")
+        }
+    }
+
+    func run() throws {
+        let threads = self.threads ?? WorkerConfiguration.coreCount
+        let progress = TerminalProgress()
+        func log(_ text: String) { StandardStreams.writeError(text + "\n") }
+        guard let baseline = baselineSQL ?? BaselineMeasurement.locate() else {
+            throw CommandFailure("benchmarks/sql-baseline.sql not found above the current directory or the executable; pass --baseline-sql")
+        }
+        let repository = URL(fileURLWithPath: baseline).deletingLastPathComponent().deletingLastPathComponent().path
+        let bench = try BenchServer.open(databaseURL: server.databaseURL, keepCluster: server.keepCluster, log: log)
+        defer { bench.close(log: log) }
+        let machine = MachineInfo.current(repository: repository)
+        var entries: [BenchEntry] = []
+        for size in try sizes() {
+            guard let period = LocalDate(year: 2026, month: 10, day: 1) else { throw CommandFailure("bad period") }
+            let spec = SeedSpec(tenants: min(tenants, size), employees: size, shiftsPerEmployee: shiftsPerEmployee, seed: seed, period: period)
+            let store = try BenchStore.prepare(spec, server: bench, log: log, progress: progress)
+            let periodEnd = period.adding(days: LocalDate.daysInMonth(year: period.year, month: period.month) - 1)
+            log("\(store.name): payrun month-end, \(threads) threads, chunks of \(chunkSize)…")
+            let payrun = try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
+                                                   period: (period.year, period.month), progress: progress)
+            log("\(store.name): floor…")
+            let floor = try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
+                                                 progress: progress)
+            log("\(store.name): SQL baseline…")
+            let peer = try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
+            log("\(store.name): compute scaling…")
+            let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample)
+            let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
+                                   scaling: scaling)
+            log(entry.oneLine)
+            entries.append(entry)
+        }
+        let report = BenchReport(machine: machine, entries: entries)
+        if json {
+            print(report.json())
+        } else {
+            print(report.table())
+        }
+    }
+}

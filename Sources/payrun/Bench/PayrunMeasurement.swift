@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import PayrollStore
+import PayrunWorker
+import PostgresClient
+
+/// Step 1 of `payrun bench`: the real month-end path. An in-process `WorkerPool` with the real
+/// handlers (N job threads, each its own connection) is started idle; the clock starts when
+/// `RunScheduler.scheduleMonthEnd` schedules every tenant's runs and stops when every run is
+/// calculated (polled every 10 ms). Peak RSS of the process is reset just before and read right
+/// after.
+struct PayrunMeasurement {
+    var wallSeconds: Double
+    var runs: Int
+    var runsCalculated: Int
+    var chunks: Int
+    var employees: Int
+    var employeesFailed: Int
+    var payslips: Int
+    /// Phases summed over chunks (seconds of thread time, not wall time).
+    var phases: [String: Double]
+    /// Which phases the run_chunks timing columns provided (false before migration 0010).
+    var chunkTimingsAvailable: Bool
+    var shiftsLoaded: Int?
+    var claims: Int
+    var jobsClaimed: Int
+    var peakRSSKiB: Int?
+    var peakRSSMethod: String
+
+    static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int),
+                    progress: TerminalProgress) throws -> PayrunMeasurement {
+        setenv("PAYRUN_CHUNK_EMPLOYEES_MAX", String(chunkSize), 1)
+        var logger = Logger(label: "payrun.bench")
+        logger.logLevel = .error
+        let metrics = WorkerMetrics()
+        let pool = WorkerPool(
+            configuration: WorkerConfiguration(databaseURL: url, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 300,
+                                               heartbeatSeconds: 20, pollSeconds: 1, workerId: "bench"),
+            handlers: PayrollJobHandlers.all(), periodic: [], logger: logger, metrics: metrics)
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+
+        let resetWorked = ProcessMemory.resetPeak()
+        let stopped = DispatchSemaphore(value: 0)
+        let failure = LockedBox<String?>(nil)
+        let worker = Thread {
+            do { try pool.run() } catch { failure.set("worker: \(error)") }
+            stopped.signal()
+        }
+        worker.start()
+        defer {
+            pool.stop()
+            stopped.wait()
+        }
+        Thread.sleep(forTimeInterval: 0.3)  // job threads connected and idle
+        if let message = failure.get() { throw CommandFailure(message) }
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        _ = try RunScheduler.scheduleMonthEnd(year: period.year, month: period.month, on: connection)
+        var lastReport = started
+        while true {
+            guard let row = try connection.queryOne("""
+                SELECT count(*) FILTER (WHERE status IN ('calculated', 'calculated_with_errors')),
+                       count(*) FILTER (WHERE status = 'failed'), count(*),
+                       coalesce(sum(chunks_done), 0), coalesce(sum(chunks_total), 0),
+                       coalesce(sum(employees_done), 0), coalesce(sum(employees_total), 0)
+                  FROM payrun.payroll_runs
+                """) else { break }
+            let done = try row.int64(at: 0), failed = try row.int64(at: 1), total = try row.int64(at: 2)
+            if failed > 0 { throw CommandFailure("\(failed) run(s) failed; see payrun.payroll_runs.error in the bench database") }
+            if done == total { break }
+            if let message = failure.get() { throw CommandFailure(message) }
+            if clock.now - lastReport > .milliseconds(200) {
+                lastReport = clock.now
+                progress.update("payrun: runs \(done)/\(total), chunks \(try row.int64(at: 3))/\(try row.int64(at: 4)), employees \(try row.int64(at: 5))/\(try row.int64(at: 6))")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let wall = seconds(started.duration(to: clock.now))
+        let peak = resetWorked ? ProcessMemory.peakKiB() : nil
+        progress.finish()
+        pool.stop()
+
+        guard let counts = try connection.queryOne("""
+            SELECT count(*), coalesce(sum(chunks_total), 0), coalesce(sum(employees_total), 0), coalesce(sum(employees_failed), 0),
+                   (SELECT count(*) FROM payrun.payslips),
+                   count(*) FILTER (WHERE status IN ('calculated', 'calculated_with_errors'))
+              FROM payrun.payroll_runs
+            """) else { throw CommandFailure("no runs") }
+        var phases: [String: Double] = [:]
+        let totals = metrics.timeTotals
+        phases["claim"] = seconds(totals.claims.total)
+        let chunkJobSeconds = seconds(totals.jobs[PayrollJobKind.chunk]?.total ?? .zero)
+        phases["plan"] = seconds(totals.jobs[PayrollJobKind.plan]?.total ?? .zero)
+        let columns = Set(try connection.query("""
+            SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'payrun' AND table_name = 'run_chunks'
+            """).map { try $0.string(at: 0) })
+        let timed = ["load_us", "compute_us", "write_us", "finish_us"].allSatisfy(columns.contains)
+        var shiftsLoaded: Int?
+        if timed, let row = try connection.queryOne("""
+            SELECT coalesce(sum(load_us), 0)::bigint, coalesce(sum(compute_us), 0)::bigint, coalesce(sum(write_us), 0)::bigint,
+                   coalesce(sum(finish_us), 0)::bigint
+                   \(columns.contains("shifts_loaded") ? ", coalesce(sum(shifts_loaded), 0)::bigint" : "")
+              FROM payrun.run_chunks
+            """) {
+            let load = Double(try row.int64(at: 0)) / 1e6, compute = Double(try row.int64(at: 1)) / 1e6
+            let write = Double(try row.int64(at: 2)) / 1e6, finish = Double(try row.int64(at: 3)) / 1e6
+            phases["load"] = load
+            phases["compute"] = compute
+            phases["write"] = write
+            // The rest of the chunk jobs' time: run bookkeeping, job completion, COMMIT, lease check.
+            phases["commit"] = max(0, chunkJobSeconds - load - compute - write)
+            phases["finish"] = finish
+            if columns.contains("shifts_loaded") { shiftsLoaded = Int(try row.int64(at: 4)) }
+        } else {
+            phases["chunk_jobs"] = chunkJobSeconds
+        }
+        return PayrunMeasurement(
+            wallSeconds: wall, runs: Int(try counts.int64(at: 0)), runsCalculated: Int(try counts.int64(at: 5)), chunks: Int(try counts.int64(at: 1)),
+            employees: Int(try counts.int64(at: 2)), employeesFailed: Int(try counts.int64(at: 3)), payslips: Int(try counts.int64(at: 4)),
+            phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, claims: totals.claims.count,
+            jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
+            peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable")
+    }
+}
+
+/// A value shared between threads under a lock.
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func get() -> T { lock.withLock { value } }
+    func set(_ newValue: T) { lock.withLock { value = newValue } }
+    func update(_ body: (inout T) -> Void) { lock.withLock { body(&value) } }
+}

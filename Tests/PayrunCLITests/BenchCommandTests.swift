@@ -1,0 +1,128 @@
+import Foundation
+import PostgresClient
+import PostgresTestSupport
+import Testing
+
+/// `payrun bench`, `payrun bench queue` and benchmarks/chart.py, end to end on tiny stores.
+@Suite("payrun bench, bench queue and chart.py")
+struct BenchCommandTests {
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func number(_ object: Any?, _ path: String...) -> Double? {
+        var value = object
+        for key in path { value = (value as? [String: Any])?[key] }
+        return (value as? NSNumber)?.doubleValue
+    }
+
+    @Test("bench --json on 200 employees: the JSON parses, every run is calculated, floor and baseline are timed, ratios match the times")
+    func benchSmallStore() throws {
+        let server = try TestDatabase.serverURL()
+        defer {
+            if let admin = try? PostgresConnection(url: server) {
+                _ = try? admin.execute("DROP DATABASE IF EXISTS payrun_bench_e200 WITH (FORCE)")
+                admin.close()
+            }
+        }
+        guard let run = try PayrunBinary.run(
+            ["bench", "--employees", "200", "--tenants", "2", "--threads", "2", "--chunk-size", "60", "--json", "--database-url", server,
+             "--baseline-sql", Self.repository.appendingPathComponent("benchmarks/sql-baseline.sql").path], input: "") else { return }
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(Self.number(object, "machine", "cores").map { $0 >= 1 } == true)
+        let sizes = object?["sizes"] as? [[String: Any]] ?? []
+        #expect(sizes.count == 1)
+        guard let size = sizes.first else { return }
+        #expect(Self.number(size, "employees") == 200)
+        #expect(Self.number(size, "spec", "employees") == 200)
+        #expect((Self.number(size, "shifts") ?? 0) > 0)
+        let runs = Self.number(size, "payrun", "runs") ?? 0
+        #expect(runs >= 2)
+        #expect(Self.number(size, "payrun", "runsCalculated") == runs)
+        // The seeded store has leavers and late hires: payrun computes those employed in the period.
+        let computed = Self.number(size, "employeesComputed") ?? 0
+        #expect(computed >= 150 && computed <= 200)
+        #expect(Self.number(size, "payrun", "payslips") == computed)
+        #expect((Self.number(size, "payrun", "chunks") ?? 0) >= 4, "chunks of 60 over 200 employees")
+        let wall = Self.number(size, "payrun", "wallSeconds") ?? 0
+        let floor = Self.number(size, "floor", "wallSeconds") ?? 0
+        let baseline = Self.number(size, "baseline", "wallSeconds") ?? 0
+        #expect(wall > 0 && floor > 0 && baseline > 0)
+        #expect(Self.number(size, "floor", "payslipsIn") == computed)
+        #expect((Self.number(size, "floor", "shiftsOut") ?? 0) > 0)
+        #expect((Self.number(size, "baseline", "employees") ?? 0) > 0)
+        #expect((Self.number(size, "baseline", "employees") ?? .infinity) <= computed, "the baseline skips employees without a contract")
+        if let ratio = Self.number(size, "floor", "ratio") { #expect(abs(ratio - wall / floor) <= 0.01 * ratio + 0.01) } else { Issue.record("no floor ratio") }
+        if let ratio = Self.number(size, "baseline", "ratio") { #expect(abs(ratio - wall / baseline) <= 0.01 * ratio + 0.01) } else {
+            Issue.record("no baseline ratio")
+        }
+        let phases = (size["payrun"] as? [String: Any])?["phasesSeconds"] as? [String: Any] ?? [:]
+        for phase in ["claim", "load", "compute", "write", "commit"] {
+            #expect(Self.number(phases, phase).map { $0 >= 0 } == true, "phase \(phase) missing: \(phases)")
+        }
+        #expect((Self.number(size, "payrun", "peakRSSBytes") ?? 0) > 1_000_000)
+        #expect((Self.number(size, "computeScaling", "speedUp") ?? 0) > 0)
+        #expect((Self.number(size, "computeScaling", "employees") ?? 0) > 0)
+    }
+
+    @Test("bench queue --json with tiny counts: empty and recalculation jobs at 1 and 2 threads, ordered latency percentiles")
+    func benchQueue() throws {
+        let server = try TestDatabase.serverURL()
+        guard let run = try PayrunBinary.run(
+            ["bench", "queue", "--jobs", "300", "--batch", "50", "--employees", "30", "--tenants", "2", "--latency-samples", "10", "--json",
+             "--database-url", server], input: "") else { return }
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let empty = object?["emptyJobs"] as? [[String: Any]] ?? []
+        #expect(empty.compactMap { Self.number($0, "threads") } == [1, 2])
+        #expect(empty.allSatisfy { Self.number($0, "jobs") == 300 && (Self.number($0, "jobsPerSecond") ?? 0) > 0 })
+        let recalc = object?["recalculationJobs"] as? [[String: Any]] ?? []
+        #expect(recalc.compactMap { Self.number($0, "threads") } == [1, 2])
+        #expect(recalc.allSatisfy { Self.number($0, "jobs") == 30 && (Self.number($0, "jobsPerSecond") ?? 0) > 0 })
+        let p50 = Self.number(object, "claimLatencyMs", "p50") ?? -1, p90 = Self.number(object, "claimLatencyMs", "p90") ?? -1
+        let p99 = Self.number(object, "claimLatencyMs", "p99") ?? -1
+        #expect(p50 > 0 && p50 <= p90 && p90 <= p99)
+        #expect(Self.number(object, "claimLatencyMs", "samples") == 10)
+        #expect(Self.number(object, "payslipRevisions", "max") == 3, "month-end, then two recalculations of every employee")
+    }
+
+    static let python3: String? = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test("chart.py turns a bench JSON series into a PNG (signature, IHDR size)",
+          .enabled(if: python3 != nil, "python3 is not installed: chart.py cannot be tested here"))
+    func chart() throws {
+        guard let python3 = Self.python3 else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("payrun-chart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sample = """
+            {"machine": {"cores": 2, "commit": "abc1234", "date": "2026-11-22T06:00:00Z"},
+             "sizes": [
+              {"employees": 1000, "payrun": {"employeesPerSecond": 4000}, "floor": {"employeesPerSecond": 9000}, "baseline": {"employeesPerSecond": 3000}},
+              {"employees": 10000, "payrun": {"employeesPerSecond": 12000}, "floor": {"employeesPerSecond": 20000}, "baseline": {"employeesPerSecond": 3500}},
+              {"employees": 100000, "payrun": {"employeesPerSecond": 15000}, "floor": {"employeesPerSecond": 24000}, "baseline": {"employeesPerSecond": 3300}}
+             ]}
+            """
+        let input = dir.appendingPathComponent("bench.json"), output = dir.appendingPathComponent("chart.png")
+        try Data(sample.utf8).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python3)
+        process.arguments = [Self.repository.appendingPathComponent("benchmarks/chart.py").path, input.path, output.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let png = [UInt8](try Data(contentsOf: output))
+        #expect(png.count > 1000)
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        guard png.count > 33 else { return }
+        #expect(Array(png[12..<16]) == Array("IHDR".utf8))
+        func be32(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(be32(8) == 13)
+        #expect(be32(16) == 960 && be32(20) == 600)
+        #expect(png[24] == 8 && png[25] == 2, "8-bit RGB")
+        #expect(Array(png.suffix(8).prefix(4)) == Array("IEND".utf8))
+    }
+}
