@@ -15,5 +15,4 @@ public enum EmployeeSelection: Sendable, Hashable {
         case .ids(let ids): "= ANY('{\(ids.map { String($0) }.joined(separator: ","))}'::bigint[])"
         }
     }
-
 }
