@@ -6,7 +6,8 @@ import PostgresClient
 /// no amounts. Two paths for many payslips, with the same columns and the same stored values:
 ///
 /// - **First calculation** (no payslip of this run exists yet in the employees' id range — the
-///   normal month-end chunk): one binary COPY straight into `payslips` (`revision` 1), inside a
+///   normal month-end chunk — and the writing role is not subject to row-level security, which
+///   refuses COPY FROM; see 0012): one binary COPY straight into `payslips` (`revision` 1), inside a
 ///   savepoint. If a payslip appeared meanwhile (a recalculation committed between the check and
 ///   the COPY: unique violation), the savepoint is rolled back and the replacement path runs.
 /// - **Replacement** (reruns, replans, recalculation): binary COPY into the unlogged
@@ -43,17 +44,21 @@ public enum PayslipWriter {
         if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
         var lowest = first.employeeId, highest = first.employeeId
         for p in payslips { lowest = min(lowest, p.employeeId); highest = max(highest, p.employeeId) }
-        if try !anyPayslip(run: run, employeeIdsFrom: lowest, to: highest, on: connection),
+        if try !directCopyRuledOut(run: run, employeeIdsFrom: lowest, to: highest, on: connection),
            try copyDirect(payslips, run: run, on: connection) {
             return (payslips.count, .direct)
         }
         return (try replace(payslips, run: run, stagingKey: stagingKey, on: connection), .replacement)
     }
 
-    /// Whether `run` has any payslip for an employee id in `from...to` (one index range probe).
-    static func anyPayslip(run: PayrollRun, employeeIdsFrom from: Int64, to: Int64, on connection: PostgresConnection) throws -> Bool {
+    /// Whether the direct COPY cannot be used: `run` has a payslip for an employee id in
+    /// `from...to` (one index range probe), or row-level security is active on `payslips` for the
+    /// writing role — PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain
+    /// member of `payrun_worker` always takes the staging path (0012).
+    static func directCopyRuledOut(run: PayrollRun, employeeIdsFrom from: Int64, to: Int64, on connection: PostgresConnection) throws -> Bool {
         try connection.queryOnePrepared("""
-            SELECT EXISTS (SELECT 1 FROM payrun.payslips
+            SELECT row_security_active('payrun.payslips')
+                OR EXISTS (SELECT 1 FROM payrun.payslips
                             WHERE tenant_id = $1 AND run_id = $2 AND employee_id BETWEEN $3 AND $4)
             """, [.int(run.tenantId), .int(run.id), .int(from), .int(to)])?.bool(at: 0) ?? true
     }
@@ -89,9 +94,9 @@ public enum PayslipWriter {
         let key = PostgresValue.text(stagingKey.description)
         let moved = try connection.execute("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid
+            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid AND tenant_id = $2
             \(upsertClause)
-            """, [key]).affectedRowCount ?? 0
+            """, [key, .int(run.tenantId)]).affectedRowCount ?? 0
         try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
         return moved
     }
