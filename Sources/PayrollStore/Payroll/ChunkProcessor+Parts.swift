@@ -7,8 +7,8 @@ import PostgresClient
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
 /// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then per part, in
-/// (run id, chunk) order, `RunFinalizer.completeChunk` marks its `run_chunks` row finished and
-/// finalizes its run if it was the run's last part.
+/// (run id, chunk) order, `RunFinalizer.completeChunk` marks its `run_chunks` row finished, and
+/// the runs whose last part was here are finalized together (`RunFinalizer.finalize(runIds:)`).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
@@ -110,10 +110,12 @@ extension ChunkProcessor {
             partTimings.shiftsLoaded = chunks[i].shiftsLoaded
             let request = active[i].request
             if try RunFinalizer.completeChunk(tenantId: tenantId, runId: request.runId, chunkNo: request.chunkNo,
-                                              phases: (partTimings, clock.now), on: connection) {
+                                              phases: (partTimings, clock.now), finalizing: false, on: connection) {
                 outcome.finalizedRunIds.append(request.runId)
             }
         }
+        // The runs whose last part this was, with one statement.
+        try RunFinalizer.finalize(tenantId: tenantId, runIds: outcome.finalizedRunIds, on: connection)
         outcome.timings.finish = lap()
         outcome.partsDone = active.count
         for p in computedAll {
