@@ -58,7 +58,12 @@ struct RunFailureTests {
 
         let failure = FailureSwitch()
         let chunk = InjectedFailureHandler(inner: RunChunkJobHandler(), failure: failure, permanent: false,
-                                           matches: { (try? JobPayload($0).int("chunk")) == 1 })
+                                           matches: { job in
+                                               // A packed payload lists its parts (one each here: 5 + 5 + 2 with at most 5).
+                                               guard let payload = try? JobPayload(job) else { return false }
+                                               if let parts = try? RunChunkJobHandler.parts(payload) { return parts.first?.chunkNo == 1 }
+                                               return (try? payload.int("chunk")) == 1
+                                           })
         let handlers: [any JobHandler] = [RunPlanJobHandler(chunkEmployeesMax: 5), chunk, RecalcJobHandler()]
         let pool = RunningPool(WorkerPool(configuration: WorkerFixture.configuration(database.url, threads: 2, lease: 10),
                                           handlers: handlers, logger: WorkerFixture.logger))
@@ -128,6 +133,42 @@ struct RunFailureTests {
         #expect(try WorkerFixture.wait(timeout: .seconds(30)) { ["calculated", "calculated_with_errors"].contains(try Self.runStatus(runId, c)) })
         #expect(try Self.runError(runId, c) == [nil, nil, nil, nil])
         #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payslips", on: c) == 6)
+        #expect(pool.error == nil)
+    }
+
+    @Test("a packed chunk job failing for good marks every run in it failed with the job; a retry of the job calculates them all")
+    func packedChunkFailureFailsEveryRun() throws {
+        let employer = DemoEmployer(tenantId: PayrollEndToEnd.tenant, workplaces: 3, employeesPerWorkplace: 4)
+        let (database, c) = try PayrollEndToEnd.database("packed_fail", employer: employer)
+        defer { database.drop() }
+        let scheduled = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: c)
+        try #require(scheduled.count == 3)
+        let runIds = scheduled.map(\.runId)
+
+        let failure = FailureSwitch()
+        let chunk = InjectedFailureHandler(inner: RunChunkJobHandler(), failure: failure, permanent: true, matches: { _ in true })
+        let handlers: [any JobHandler] = [RunPlanJobHandler(chunkEmployeesMax: 100), chunk, RecalcJobHandler()]
+        let pool = RunningPool(WorkerPool(configuration: WorkerFixture.configuration(database.url, threads: 2, lease: 10),
+                                          handlers: handlers, logger: WorkerFixture.logger))
+        defer { pool.stop() }
+
+        #expect(try WorkerFixture.wait(timeout: .seconds(30)) { try runIds.allSatisfy { try Self.runStatus($0, c) == "failed" } })
+        // The three runs' parts were one job.
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.jobs WHERE kind = 'run.chunk'", on: c) == 1)
+        let jobId = try #require(try c.queryOne("SELECT id FROM payrun.jobs WHERE kind = 'run.chunk' AND state = 'failed'")?.int64(at: 0))
+        for runId in runIds {
+            let error = try Self.runError(runId, c)
+            #expect(error.first == "job_failed" && error.dropFirst().first == "\(jobId)" && error.dropFirst(2).first == "run.chunk")
+        }
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payslips", on: c) == 0)
+
+        failure.failing.store(false, ordering: .relaxed)
+        try JobQueue.retry(id: jobId, on: c)
+        #expect(try WorkerFixture.wait(timeout: .seconds(30)) {
+            try runIds.allSatisfy { ["calculated", "calculated_with_errors"].contains(try Self.runStatus($0, c)) }
+        })
+        for runId in runIds { #expect(try Self.runError(runId, c) == [nil, nil, nil, nil]) }
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payslips", on: c) == 12)
         #expect(pool.error == nil)
     }
 }

@@ -49,86 +49,11 @@ public enum ChunkLoader {
         var indexById: [Int64: Int] = [:]
         indexById.reserveCapacity(employees.count)
         for (i, e) in employees.enumerated() { indexById[e.id] = i }
-        let employeeCondition = childRowCondition(employeeIds: employees.map(\.id))
-
-        // The child rows come in no particular order (no ORDER BY: no sort on the server, and any
-        // plan — index range scan or bitmap scan — will do); they are grouped by employee through
-        // `indexById` (rows of employees not loaded are dropped) and sorted per employee below.
-
-        // Contracts overlapping the period.
-        var contracts = [[ContractRow]](repeating: [], count: employees.count)
-        if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
-                             x.scheduled_mon_minutes, x.scheduled_tue_minutes, x.scheduled_wed_minutes, x.scheduled_thu_minutes,
-                             x.scheduled_fri_minutes, x.scheduled_sat_minutes, x.scheduled_sun_minutes,
-                             x.week_start, x.weekly_holiday, x.default_break_minutes,
-                             x.weekly_allowance, x.night_allowance, x.overtime_allowance, x.holiday_allowance,
-                             x.insures_national_pension, x.insures_health, x.insures_employment,
-                             x.national_pension_base_won, x.health_base_won, x.employment_base_won, x.tax,
-                             x.non_taxable_meals_won, x.non_taxable_car_allowance_won, x.non_taxable_childcare_won
-                      FROM payrun.contracts x
-                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                        AND x.effective_from <= \(DateConversion.dateLiteral(run.periodEnd))
-                        AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(run.periodStart)))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
-                contracts[i].append(try ContractRow(row: &row))
-            }
-        }
-
-        // Shifts in the window; explicit breaks arrive as the binary tstzmultirange.
-        var shifts = [[ShiftRow]](repeating: [], count: employees.count)
-        var shiftsLoaded = 0
-        if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
-                      FROM payrun.shifts x
-                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                        AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
-                        AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
-                let id = try row.int64()
-                let shift = ShiftRow(id: id, startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
-                                     breakMinutes: try row.optionalInt32(),
-                                     breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> BreakRanges? in
-                                         guard let bytes else { return nil }
-                                         return BreakRanges(multirange: bytes)
-                                     })
-                shifts[i].append(shift)
-                shiftsLoaded += 1
-            }
-        }
-
-        // Absences in the window.
-        var absences = [[AbsenceRow]](repeating: [], count: employees.count)
-        if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
-                      FROM payrun.absences x
-                      WHERE x.tenant_id = \(tenant) AND \(employeeCondition)
-                        AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
-                absences[i].append(AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
-                                              kind: try row.text()))
-            }
-        }
-        // The order the previous ORDER BY clauses gave: (effective_from), (starts_at, id), (date, id).
-        for i in employees.indices {
-            if contracts[i].count > 1 { contracts[i].sort { $0.effectiveFrom < $1.effectiveFrom } }
-            if !isSorted(shifts[i], by: { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }) {
-                shifts[i].sort { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
-            }
-            if absences[i].count > 1 { absences[i].sort { ($0.date, $0.id) < ($1.date, $1.id) } }
-        }
+        let children = try loadChildRows(tenantId: tenant, employees: employees, indexById: indexById,
+                                         periodStart: run.periodStart, periodEnd: run.periodEnd,
+                                         windowStart: windowStart, windowEnd: windowEnd, on: connection)
+        let contracts = children.contracts, shifts = children.shifts, absences = children.absences
+        let shiftsLoaded = children.shiftsLoaded
 
         var loaded: [LoadedEmployee] = []
         loaded.reserveCapacity(employees.count)

@@ -1,8 +1,11 @@
 /// Job kinds the payroll handlers serve, and their payloads (JSON objects).
 public enum PayrollJobKind {
-    /// `{"runId": R}`: plan a run into chunks.
+    /// `{"runIds": [R, …]}`: plan a tenant's runs, packing their chunks into shared chunk jobs
+    /// (`RunPlanner.planMany`); `{"runId": R}`: plan one run (`RunPlanner.plan`).
     public static let plan = "run.plan"
-    /// `{"runId": R, "version": V, "chunk": N, "from": A, "to": B}`: compute employees A…B.
+    /// `{"parts": [{"runId": R, "version": V, "chunk": N, "from": A, "to": B}, …]}`: compute each
+    /// part's employees A…B of run R (`ChunkProcessor.processParts`); the single-part payload
+    /// `{"runId": R, "version": V, "chunk": N, "from": A, "to": B}` is still served.
     public static let chunk = "run.chunk"
     /// `{"employeeId": E, "periodStart": "YYYY-MM-DD", "reason": …}` (written by
     /// `payrun.enqueue_recalculation`): recompute one employee-period.

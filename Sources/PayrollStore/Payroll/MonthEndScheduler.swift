@@ -5,8 +5,8 @@ import PostgresClient
 /// month M created on day D of month M+1 (Korea date). Each tick looks at the last
 /// `catchUpMonths` months, so a run whose day passed while no worker was up is created at the next
 /// tick (but never for months before the workplace existed). Exactly once across any number of
-/// workers: runs are created through `RunScheduler.createRun` (unique open period, and the plan job
-/// is enqueued only by the transaction whose insert won).
+/// workers: runs are created through `RunScheduler.insertRuns` (unique open period), and the
+/// transaction whose inserts won enqueues one plan job for all the tenant's runs it created.
 public enum MonthEndScheduler {
     public static let catchUpMonths = 3
 
@@ -16,6 +16,7 @@ public enum MonthEndScheduler {
         for tenant in try RunScheduler.tenantIds(nil, on: connection) {
             try connection.transaction { c in
                 try TenantScope.set(tenant, on: c)
+                var createdHere: [RunScheduler.Scheduled] = []
                 let workplaces = try c.query("""
                     SELECT id, month_end_day, pay_day_of_month, (created_at AT TIME ZONE 'Asia/Seoul')::date
                       FROM payrun.workplaces WHERE tenant_id = $1 AND month_end_day IS NOT NULL ORDER BY id
@@ -32,12 +33,17 @@ public enum MonthEndScheduler {
                         let due = monthStart.adding(days: day - 1)
                         monthStart = periodStart
                         guard due <= today, periodEnd >= createdOn else { continue }
-                        let scheduled = try RunScheduler.createRun(
-                            tenantId: tenant, workplaceId: workplaceId, periodStart: periodStart, periodEnd: periodEnd,
-                            payDate: RunScheduler.defaultPayDate(periodEnd: periodEnd, payDayOfMonth: payDay), on: c)
-                        if scheduled.created { created.append(scheduled) }
+                        let inserted = try RunScheduler.insertRuns(
+                            tenantId: tenant, periodStart: periodStart, periodEnd: periodEnd,
+                            runs: [(workplaceId, RunScheduler.defaultPayDate(periodEnd: periodEnd, payDayOfMonth: payDay))], on: c)
+                        if let runId = inserted[workplaceId] {
+                            createdHere.append(RunScheduler.Scheduled(tenantId: tenant, workplaceId: workplaceId, runId: runId,
+                                                                      created: true, planJobId: nil))
+                        }
                     }
                 }
+                let planJobId = try RunScheduler.enqueuePlan(tenantId: tenant, runIds: createdHere.map(\.runId), on: c)
+                created += createdHere.map { var s = $0; s.planJobId = planJobId; return s }
             }
         }
         return created

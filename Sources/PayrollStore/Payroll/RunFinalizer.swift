@@ -31,9 +31,12 @@ public enum RunFinalizer {
     /// `phases`: the chunk's load/compute/write timings and the instant its finish phase began,
     /// stored in `run_chunks` (`load_us` … `shifts_loaded`, migration 0010; `finish_us` runs up to
     /// that UPDATE, i.e. includes reading the chunk digest). Without it those columns are set to NULL.
+    /// `finalizing: false` leaves the finalization to the caller (`finalize(tenantId:runIds:)` later
+    /// in the same transaction, for a packed job's runs at once); the return value says it is due.
     @discardableResult
     public static func completeChunk(tenantId: Int64, runId: Int64, chunkNo: Int32,
                                      phases: (timings: ChunkPhaseTimings, finishStartedAt: ContinuousClock.Instant)? = nil,
+                                     finalizing: Bool = true,
                                      on connection: PostgresConnection) throws -> Bool {
         // The chunk's digest and counts from its stored payslips, and whether it was finished
         // before (a rerun: not counted again). Only this chunk's job writes its row while the
@@ -72,7 +75,7 @@ public enum RunFinalizer {
         let finalizable: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
                                         PayrollRunStatus.calculatedWithErrors.rawValue, PayrollRunStatus.failed.rawValue]
         guard done >= total, finalizable.contains(status) else { return false }
-        try finalize(tenantId: tenantId, runId: runId, on: connection)
+        if finalizing { try finalize(tenantId: tenantId, runId: runId, on: connection) }
         return true
     }
 

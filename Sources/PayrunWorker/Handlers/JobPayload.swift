@@ -16,7 +16,10 @@ struct JobPayload {
         self.object = object
     }
 
-    func int(_ key: String) throws -> Int64 {
+    func int(_ key: String) throws -> Int64 { try int(key, in: object) }
+
+    /// The integer `key` of `object` (the payload or one of its nested objects).
+    func int(_ key: String, in object: JSONObject) throws -> Int64 {
         guard case .number(let n)? = object[key], let value = n.int64 else {
             throw JobFailure.permanent("\(job.kind) job \(job.id): payload needs an integer '\(key)': \(job.payload.prefix(200))")
         }
@@ -43,5 +46,35 @@ extension ClaimedJob {
             throw JobFailure.permanent("job \(id): lease token \(leaseToken) is not a UUID")
         }
         return key
+    }
+}
+
+extension JobPayload {
+    /// The integer array `key`, or nil when the payload has no such key; anything else fails the job permanently.
+    func optionalInts(_ key: String) throws -> [Int64]? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let items) = value else {
+            throw JobFailure.permanent("\(job.kind) job \(job.id): '\(key)' must be an array of integers: \(job.payload.prefix(200))")
+        }
+        return try items.map { item in
+            guard case .number(let n) = item, let v = n.int64 else {
+                throw JobFailure.permanent("\(job.kind) job \(job.id): '\(key)' must be an array of integers: \(job.payload.prefix(200))")
+            }
+            return v
+        }
+    }
+
+    /// The object array `key` as payloads of their own, or nil when the payload has no such key.
+    func optionalObjects(_ key: String) throws -> [JSONObject]? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let items) = value else {
+            throw JobFailure.permanent("\(job.kind) job \(job.id): '\(key)' must be an array of objects: \(job.payload.prefix(200))")
+        }
+        return try items.map { item in
+            guard case .object(let o) = item else {
+                throw JobFailure.permanent("\(job.kind) job \(job.id): '\(key)' must be an array of objects: \(job.payload.prefix(200))")
+            }
+            return o
+        }
     }
 }

@@ -7,11 +7,19 @@ import PayrollStore
 /// first calculation, the staging upsert on a rerun: `PayslipWriter`), marks the chunk finished
 /// (the last one finalizes the run), and completes the job — all in one transaction, fenced by
 /// the lease. Each chunk's phase timings end up in `run_chunks` (migration 0010).
+///
+/// `run.chunk` `{"parts": [{"runId", "version", "chunk", "from", "to"}, …]}` (packed by
+/// `RunPlanner.planMany`): the parts of several runs in one transaction with the statements of
+/// one chunk (`ChunkProcessor.processParts`); a part of a closed or replanned run is skipped.
 struct RunChunkJobHandler: JobHandler {
     var kinds: [String] { [PayrollJobKind.chunk] }
 
     func handle(_ job: ClaimedJob, context: JobContext) throws {
         let payload = try JobPayload(job)
+        if let parts = try Self.parts(payload) {
+            try handleParts(job, parts: parts, context: context)
+            return
+        }
         let runId = try payload.int("runId"), version = try payload.int("version"), chunk = try payload.int("chunk")
         let from = try payload.int("from"), to = try payload.int("to")
         guard let versionValue = Int32(exactly: version), let chunkValue = Int32(exactly: chunk), from <= to else {
@@ -58,6 +66,17 @@ struct RunChunkJobHandler: JobHandler {
     /// `payrun jobs retry` of the job later finalizes the run as usual.
     func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws {
         let payload = try JobPayload(job)
+        if let parts = try Self.parts(payload) {
+            try context.scopeToTenant(context.connection)
+            var seen = Set<Int64>()
+            for part in parts.sorted(by: { $0.runId < $1.runId }) where seen.insert(part.runId).inserted {
+                if try RunFailure.markFailed(tenantId: job.tenantId, runId: part.runId, version: part.version, jobId: job.id,
+                                             jobKind: job.kind, lastError: error, on: context.connection) {
+                    context.logger.error("run failed: chunk job \(job.id) failed for good", metadata: ["run": "\(part.runId)"])
+                }
+            }
+            return
+        }
         let runId = try payload.int("runId")
         guard let version = Int32(exactly: try payload.int("version")) else { return }
         try context.scopeToTenant(context.connection)
@@ -65,5 +84,56 @@ struct RunChunkJobHandler: JobHandler {
                                      jobKind: job.kind, lastError: error, on: context.connection) {
             context.logger.error("run failed: chunk job \(job.id) failed for good", metadata: ["run": "\(runId)"])
         }
+    }
+}
+
+extension RunChunkJobHandler {
+    /// The parts of a packed payload, or nil for the single-chunk payload.
+    static func parts(_ payload: JobPayload) throws -> [ChunkProcessor.PartRequest]? {
+        guard let objects = try payload.optionalObjects("parts") else { return nil }
+        if objects.isEmpty { throw JobFailure.permanent("run.chunk job \(payload.job.id): no parts in \(payload.job.payload.prefix(200))") }
+        return try objects.map { o in
+            let version = try payload.int("version", in: o), chunk = try payload.int("chunk", in: o)
+            let from = try payload.int("from", in: o), to = try payload.int("to", in: o)
+            guard let versionValue = Int32(exactly: version), let chunkValue = Int32(exactly: chunk), from <= to else {
+                throw JobFailure.permanent("run.chunk job \(payload.job.id): bad version/chunk/range in \(payload.job.payload.prefix(200))")
+            }
+            return ChunkProcessor.PartRequest(runId: try payload.int("runId", in: o), version: versionValue, chunkNo: chunkValue,
+                                              from: from, to: to)
+        }
+    }
+
+    func handleParts(_ job: ClaimedJob, parts: [ChunkProcessor.PartRequest], context: JobContext) throws {
+        let key = try job.stagingKey()
+        let outcome = try context.connection.transaction { c in
+            try context.scopeToTenant(c)
+            do {
+                let outcome = try ChunkProcessor.processParts(tenantId: job.tenantId, parts: parts, stagingKey: key,
+                                                              calculate: { BatchCalculator.calculate($0) }, on: c)
+                if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
+                try JobQueue.complete(job, on: c)
+                return outcome
+            } catch let error as PayrollStoreError where error.kind == .notFound {
+                throw JobFailure.permanent(error.description)
+            }
+        }
+        context.recordEmployeesComputed(outcome.employees)
+        for skipped in outcome.skipped {
+            context.logger.notice("chunk part skipped: \(skipped.reason)", metadata: ["run": "\(skipped.runId)", "chunk": "\(skipped.chunkNo)"])
+        }
+        for failure in outcome.failures {
+            context.logger.warning("employee failed: \(failure.error)", metadata: [
+                "employee": "\(failure.employeeId)", "field": "\(failure.error.field ?? "")",
+            ])
+        }
+        context.logger.debug("chunk phases", metadata: [
+            "parts": "\(outcome.partsDone)", "employees": "\(outcome.employees)",
+            "load_ms": "\(outcome.timings.load.wholeMilliseconds)", "compute_ms": "\(outcome.timings.compute.wholeMilliseconds)",
+            "write_ms": "\(outcome.timings.write.wholeMilliseconds)", "finish_ms": "\(outcome.timings.finish.wholeMilliseconds)",
+        ])
+        context.logger.info("chunk parts stored", metadata: [
+            "parts": "\(outcome.partsDone)", "skipped": "\(outcome.skipped.count)", "employees": "\(outcome.employees)",
+            "failed": "\(outcome.failures.count)", "finalized": "\(outcome.finalizedRunIds.count)",
+        ])
     }
 }

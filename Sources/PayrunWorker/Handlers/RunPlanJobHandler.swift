@@ -1,13 +1,31 @@
 import JobQueue
 import PayrollStore
 
-/// `run.plan` `{"runId": R}`: plans the run into chunk jobs (RunPlanner) and completes, in one transaction.
+/// `run.plan` `{"runIds": [R, …]}` (a tenant's month-end: RunPlanner.planMany packs the runs' parts
+/// into shared chunk jobs) or `{"runId": R}` (one run, RunPlanner.plan): plans and completes, in
+/// one transaction.
 struct RunPlanJobHandler: JobHandler {
     let chunkEmployeesMax: Int
     var kinds: [String] { [PayrollJobKind.plan] }
 
     func handle(_ job: ClaimedJob, context: JobContext) throws {
-        let runId = try JobPayload(job).int("runId")
+        let payload = try JobPayload(job)
+        if let runIds = try payload.optionalInts("runIds") {
+            let outcome = try context.connection.transaction { c in
+                try context.scopeToTenant(c)
+                let outcome = try RunPlanner.planMany(tenantId: job.tenantId, runIds: runIds, chunkEmployeesMax: chunkEmployeesMax, on: c)
+                try JobQueue.complete(job, on: c)
+                return outcome
+            }
+            for skipped in outcome.skipped {
+                context.logger.notice("run not planned: \(skipped.reason)", metadata: ["run": "\(skipped.runId)"])
+            }
+            context.logger.info("runs planned", metadata: [
+                "runs": "\(outcome.plannedRunIds.count)", "jobs": "\(outcome.jobs.count)", "employees": "\(outcome.employees)",
+            ])
+            return
+        }
+        let runId = try payload.int("runId")
         let outcome = try context.connection.transaction { c in
             try context.scopeToTenant(c)
             do {
@@ -26,14 +44,17 @@ struct RunPlanJobHandler: JobHandler {
         }
     }
 
-    /// The plan job ran out of attempts: the run is marked `failed` with the job and its last error
-    /// (RunFailure), in the transaction that fails the job. A successful retry of the job plans it.
+    /// The plan job ran out of attempts: its runs are marked `failed` with the job and its last
+    /// error (RunFailure), in the transaction that fails the job. A successful retry of the job plans them.
     func onFinalFailure(_ job: ClaimedJob, error: String, context: JobContext) throws {
-        let runId = try JobPayload(job).int("runId")
+        let payload = try JobPayload(job)
+        let runIds = try payload.optionalInts("runIds") ?? [try payload.int("runId")]
         try context.scopeToTenant(context.connection)
-        if try RunFailure.markFailed(tenantId: job.tenantId, runId: runId, version: nil, jobId: job.id,
-                                     jobKind: job.kind, lastError: error, on: context.connection) {
-            context.logger.error("run failed: plan job \(job.id) failed for good", metadata: ["run": "\(runId)"])
+        for runId in runIds.sorted() {
+            if try RunFailure.markFailed(tenantId: job.tenantId, runId: runId, version: nil, jobId: job.id,
+                                         jobKind: job.kind, lastError: error, on: context.connection) {
+                context.logger.error("run failed: plan job \(job.id) failed for good", metadata: ["run": "\(runId)"])
+            }
         }
     }
 }

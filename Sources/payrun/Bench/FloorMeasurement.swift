@@ -3,7 +3,8 @@ import PayrollRules
 import PostgresClient
 
 /// Step 2 of `payrun bench`: the physical floor of the month-end on the same data — the chunks
-/// payrun planned, on the same number of connections in parallel, each chunk in one transaction:
+/// payrun planned, grouped as its chunk jobs ran them (the parts of a packed job are one floor
+/// chunk), on the same number of connections in parallel, each chunk in one transaction:
 /// COPY its shifts out (the columns, window and employee-id condition `ChunkLoader` uses, decoded
 /// by PostgresClient into structs; the explicit breaks kept as their binary multirange bytes) and COPY as many payslip rows in (the rows payrun wrote for
 /// that chunk, read back beforehand, untimed) into the scratch table
@@ -57,11 +58,22 @@ struct FloorMeasurement {
             DROP TABLE IF EXISTS payrun_bench.floor_payslips;
             CREATE TABLE payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES);
             """)
-        let plan = try connection.query("""
-            SELECT tenant_id, run_id, employee_id_from, employee_id_to, employees_planned FROM payrun.run_chunks
-             ORDER BY tenant_id, run_id, chunk_no
+        // The chunks as payrun's jobs ran them: the parts of one packed `run.chunk` job
+        // (`{"parts": […]}`) are one floor chunk, one transaction; a chunk of a single-part job alone.
+        let parts = try connection.query("""
+            SELECT c.tenant_id, c.run_id, c.employee_id_from, c.employee_id_to, c.employees_planned, j.job_id
+              FROM payrun.run_chunks c
+              LEFT JOIN (SELECT j.id AS job_id, j.tenant_id, (p ->> 'runId')::bigint AS run_id, (p ->> 'chunk')::integer AS chunk_no
+                           FROM payrun.jobs j, jsonb_array_elements(j.payload -> 'parts') AS p
+                          WHERE j.kind = 'run.chunk' AND j.state = 'succeeded' AND j.payload ? 'parts') AS j
+                ON j.tenant_id = c.tenant_id AND j.run_id = c.run_id AND j.chunk_no = c.chunk_no
+             ORDER BY coalesce(j.job_id, 0), c.tenant_id, c.run_id, c.chunk_no
             """).map { (tenant: try $0.int64(at: 0), run: try $0.int64(at: 1), from: try $0.int64(at: 2), to: try $0.int64(at: 3),
-                        employees: Int(try $0.int32(at: 4))) }
+                        employees: Int(try $0.int32(at: 4)), job: try $0.decode(Int64?.self, at: 5)) }
+        var plan: [[(tenant: Int64, run: Int64, from: Int64, to: Int64, employees: Int, job: Int64?)]] = []
+        for part in parts {
+            if let job = part.job, let last = plan.last?.last, last.job == job { plan[plan.count - 1].append(part) } else { plan.append([part]) }
+        }
         let windowStart = periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
         let windowEnd = periodEnd.adding(days: CalcLimits.daysAroundPeriodMax + 1)
         let shiftWindow = "x.starts_at >= '\(windowStart) 00:00+09'::timestamptz AND x.starts_at < '\(windowEnd) 00:00+09'::timestamptz"
@@ -74,23 +86,25 @@ struct FloorMeasurement {
             // Untimed: read back the payslips payrun wrote for the next batch of chunks.
             var batch: [Chunk] = []
             var employees = 0
-            while index < plan.count && (batch.isEmpty || employees + plan[index].employees <= batchEmployees) {
-                let c = plan[index]
+            while index < plan.count && (batch.isEmpty || employees + plan[index].reduce(0, { $0 + $1.employees }) <= batchEmployees) {
                 var rows: [PayslipRecord] = []
-                try connection.copyOut("""
-                    COPY (SELECT \(payslipColumns) FROM payrun.payslips
-                           WHERE tenant_id = \(c.tenant) AND run_id = \(c.run) AND employee_id BETWEEN \(c.from) AND \(c.to)
-                           ORDER BY employee_id) TO STDOUT (FORMAT binary)
-                    """) { r in
-                    rows.append(PayslipRecord(
-                        keys: (try r.int64(), try r.int64(), try r.int64()), version: try r.int32(), ruleSet: try r.optionalText(),
-                        digest: try r.optional { try $0.bytea() }, minutes: try (0..<9).map { _ in try r.optionalInt32() },
-                        money: try (0..<5).map { _ in try r.optionalInt64() },
-                        earnings: try r.optional { try $0.bytea() }, deductions: try r.optional { try $0.bytea() },
-                        warnings: try r.bytea(), error: try r.optional { try $0.bytea() }))
+                for c in plan[index] {
+                    try connection.copyOut("""
+                        COPY (SELECT \(payslipColumns) FROM payrun.payslips
+                               WHERE tenant_id = \(c.tenant) AND run_id = \(c.run) AND employee_id BETWEEN \(c.from) AND \(c.to)
+                               ORDER BY employee_id) TO STDOUT (FORMAT binary)
+                        """) { r in
+                        rows.append(PayslipRecord(
+                            keys: (try r.int64(), try r.int64(), try r.int64()), version: try r.int32(), ruleSet: try r.optionalText(),
+                            digest: try r.optional { try $0.bytea() }, minutes: try (0..<9).map { _ in try r.optionalInt32() },
+                            money: try (0..<5).map { _ in try r.optionalInt64() },
+                            earnings: try r.optional { try $0.bytea() }, deductions: try r.optional { try $0.bytea() },
+                            warnings: try r.bytea(), error: try r.optional { try $0.bytea() }))
+                    }
+                    employees += c.employees
                 }
-                batch.append(Chunk(tenantId: c.tenant, employeeIds: rows.map(\.keys.employee), payslips: rows))
-                employees += c.employees
+                rows.sort { $0.keys.employee < $1.keys.employee }
+                batch.append(Chunk(tenantId: plan[index][0].tenant, employeeIds: rows.map(\.keys.employee), payslips: rows))
                 index += 1
             }
             progress.update("floor: chunk \(index)/\(plan.count)")

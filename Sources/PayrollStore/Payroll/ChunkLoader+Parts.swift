@@ -1,0 +1,130 @@
+import PayrollRules
+import PostgresClient
+
+/// Loading the parts of a packed chunk job (`run.chunk` `{"parts": […]}`): contiguous id ranges
+/// of several runs of one tenant and one period, in as few statements as one run needs: one
+/// employees COPY over the id range from the lowest part's `from` to the highest part's `to`,
+/// restricted to the parts' workplaces; one COPY per child table over the loaded ids (as `load`);
+/// the week starts and the calendars of all the parts' workplaces with two queries. Each loaded
+/// employee belongs to the part of its workplace whose range holds its id (others are dropped),
+/// and is validated exactly as `load` does for its run.
+extension ChunkLoader {
+    /// One part to load: an employee-id range of one run.
+    public struct PartSelection: Sendable, Hashable {
+        public var run: PayrollRun
+        public var from: Int64
+        public var to: Int64
+
+        public init(run: PayrollRun, from: Int64, to: Int64) {
+            self.run = run
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// One `LoadedChunk` per part, in the order of `parts`. All parts must share the tenant and the period.
+    public static func loadParts(_ parts: [PartSelection], on connection: PostgresConnection) throws -> [LoadedChunk] {
+        guard let first = parts.first?.run else { return [] }
+        for part in parts {
+            precondition(part.run.tenantId == first.tenantId && part.run.periodStart == first.periodStart
+                         && part.run.periodEnd == first.periodEnd, "the parts of one load share the tenant and the period")
+        }
+        let tenant = first.tenantId
+        let windowStart = first.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
+        let windowEnd = first.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax)
+        let workplaceIds = Array(Set(parts.map(\.run.workplaceId))).sorted()
+        let workplaces = try loadWorkplaces(tenantId: tenant, workplaceIds: workplaceIds, windowStart: windowStart,
+                                            windowEnd: windowEnd, on: connection)
+        // Parts of each workplace, for mapping an employee to its part.
+        var partsByWorkplace: [Int64: [Int]] = [:]
+        for (k, part) in parts.enumerated() { partsByWorkplace[part.run.workplaceId, default: []].append(k) }
+        let lowest = parts.map(\.from).min() ?? 0, highest = parts.map(\.to).max() ?? 0
+
+        var employees: [EmployeeRow] = []
+        var partOfEmployee: [Int] = []
+        try connection.copyOut("""
+            COPY (SELECT workplace_id, id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
+                  FROM payrun.employees
+                  WHERE tenant_id = \(tenant) AND id BETWEEN \(lowest) AND \(highest)
+                    AND workplace_id = ANY('{\(workplaceIds.map { String($0) }.joined(separator: ","))}'::bigint[])
+                    AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(first.periodEnd)))
+                    AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(first.periodStart)))
+                  ORDER BY id) TO STDOUT (FORMAT binary)
+            """) { row in
+            let workplaceId = try row.int64()
+            let id = try row.int64()
+            guard let k = partsByWorkplace[workplaceId]?.first(where: { parts[$0].from <= id && id <= parts[$0].to }) else { return }
+            employees.append(EmployeeRow(
+                id: id, number: try row.optionalText(),
+                birthDate: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                hiredOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                leftOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
+                family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
+            partOfEmployee.append(k)
+        }
+        var indexById: [Int64: Int] = [:]
+        indexById.reserveCapacity(employees.count)
+        for (i, e) in employees.enumerated() { indexById[e.id] = i }
+        let children = try loadChildRows(tenantId: tenant, employees: employees, indexById: indexById,
+                                         periodStart: first.periodStart, periodEnd: first.periodEnd,
+                                         windowStart: windowStart, windowEnd: windowEnd, on: connection)
+
+        var loaded = parts.map { LoadedChunk(run: $0.run, employees: [], missingEmployeeIds: []) }
+        for (i, e) in employees.enumerated() {
+            let k = partOfEmployee[i]
+            let run = parts[k].run
+            guard let workplace = workplaces[run.workplaceId] else {
+                throw PayrollStoreError(.notFound, "workplace \(run.workplaceId) of run \(run.id) does not exist in tenant \(tenant)")
+            }
+            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
+                                    shifts: children.shifts[i], absences: children.absences[i])
+            let digest: [UInt8]? = (try? result.get()).map(InputDigest.digest)
+            loaded[k].employees.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
+            loaded[k].shiftsLoaded += children.shifts[i].count
+        }
+        return loaded
+    }
+
+    /// Week start and calendar (national holidays ∪ the workplace's additions − its withdrawals,
+    /// as `loadWorkplace`) of each workplace; a missing workplace is an error.
+    static func loadWorkplaces(tenantId: Int64, workplaceIds: [Int64], windowStart: LocalDate, windowEnd: LocalDate,
+                               on connection: PostgresConnection) throws -> [Int64: WorkplaceData] {
+        var weekStarts: [Int64: Weekday] = [:]
+        for row in try connection.query("SELECT id, week_start FROM payrun.workplaces WHERE tenant_id = $1 AND id = ANY($2)",
+                                        [.int(tenantId), .int64Array(workplaceIds)]) {
+            weekStarts[try row.int64(at: 0)] = Weekday(key: try row.string(at: 1)) ?? .mon
+        }
+        for id in workplaceIds where weekStarts[id] == nil {
+            throw PayrollStoreError(.notFound, "workplace \(id) does not exist in tenant \(tenantId)")
+        }
+        // National rows (workplace NULL) and the workplaces' own rows in the window.
+        var national: [HolidayCalendar.Entry] = []
+        var own: [Int64: [(entry: HolidayCalendar.Entry, observed: Bool)]] = [:]
+        for row in try connection.query("""
+            SELECT NULL::bigint, h.holiday_date, h.kind::text, h.name::text, true FROM payrun.holidays h
+             WHERE h.holiday_date BETWEEN $3 AND $4
+            UNION ALL
+            SELECT w.workplace_id, w.holiday_date, w.kind::text, w.name::text, w.observed FROM payrun.workplace_holidays w
+             WHERE w.tenant_id = $1 AND w.workplace_id = ANY($2) AND w.holiday_date BETWEEN $3 AND $4
+            """, [.int(tenantId), .int64Array(workplaceIds), .date(DateConversion.postgresDate(windowStart)),
+                  .date(DateConversion.postgresDate(windowEnd))]) {
+            let entry = HolidayCalendar.Entry(date: DateConversion.localDate(try row.date(at: 1)),
+                                              kind: HolidayKind(rawValue: try row.string(at: 2)) ?? .company,
+                                              name: try row.string(at: 3), source: "database")
+            if let workplace = try row.decode(Int64?.self, at: 0) {
+                own[workplace, default: []].append((entry, try row.bool(at: 4)))
+            } else {
+                national.append(entry)
+            }
+        }
+        var result: [Int64: WorkplaceData] = [:]
+        for id in workplaceIds {
+            let mine = own[id] ?? []
+            let replaced = Set(mine.map(\.entry.date))
+            var entries = national.filter { !replaced.contains($0.date) } + mine.filter(\.observed).map(\.entry)
+            entries.sort { $0.date < $1.date }
+            result[id] = WorkplaceData(weekStart: weekStarts[id] ?? .mon, calendar: HolidayCalendar(entries))
+        }
+        return result
+    }
+}

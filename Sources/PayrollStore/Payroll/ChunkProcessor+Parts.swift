@@ -1,0 +1,130 @@
+import PayrollRules
+import PostgresClient
+
+/// A packed chunk job (`run.chunk` `{"parts": […]}`, `RunPlanner.planMany`): the parts of several
+/// runs computed in the caller's transaction (the job's, tenant set) with the statements of one:
+/// the runs read `FOR KEY SHARE` in run-id order; each part checked as `process` checks a chunk (a
+/// part of a closed or replanned run is skipped, the others go on); the active parts loaded
+/// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
+/// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then per part, in
+/// (run id, chunk) order, `RunFinalizer.completeChunk` marks its `run_chunks` row finished, and
+/// the runs whose last part was here are finalized together (`RunFinalizer.finalize(runIds:)`).
+///
+/// Phase timings: load, compute and write are measured for the whole job and apportioned to the
+/// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
+/// part's own completion (its digest, row update and, for a last part, the run's finalization).
+extension ChunkProcessor {
+    /// One part of a packed job, as its payload lists it.
+    public struct PartRequest: Sendable, Hashable {
+        public var runId: Int64
+        public var version: Int32
+        public var chunkNo: Int32
+        public var from: Int64
+        public var to: Int64
+
+        public init(runId: Int64, version: Int32, chunkNo: Int32, from: Int64, to: Int64) {
+            self.runId = runId
+            self.version = version
+            self.chunkNo = chunkNo
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public struct PartsOutcome: Sendable {
+        public var employees = 0
+        public var failures: [(employeeId: Int64, error: PayrollError)] = []
+        public var warnings = 0
+        /// Parts computed and finished.
+        public var partsDone = 0
+        /// Runs this job finalized (their last part was here).
+        public var finalizedRunIds: [Int64] = []
+        /// Parts skipped, with the reason.
+        public var skipped: [(runId: Int64, chunkNo: Int32, reason: String)] = []
+        /// The whole job's phases.
+        public var timings = ChunkPhaseTimings()
+    }
+
+    public static func processParts(tenantId: Int64, parts: [PartRequest], stagingKey: StagingKey, calculate: Calculate = serial,
+                                    on connection: PostgresConnection) throws -> PartsOutcome {
+        let clock = ContinuousClock()
+        var outcome = PartsOutcome()
+        var mark = clock.now
+        func lap() -> Duration { let now = clock.now; defer { mark = now }; return now - mark }
+        let runIds = Array(Set(parts.map(\.runId))).sorted()
+        let runs = try connection.query("""
+            SELECT \(PayrollRun.columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE
+            """, [.int(tenantId), .int64Array(runIds)]).map { try PayrollRun(row: $0) }
+        let runById = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var active: [(request: PartRequest, run: PayrollRun)] = []
+        for part in parts {
+            guard let run = runById[part.runId] else {
+                throw PayrollStoreError(.notFound, "run \(part.runId) does not exist in tenant \(tenantId)")
+            }
+            if let reason = skipReason(run, version: part.version) {
+                outcome.skipped.append((part.runId, part.chunkNo, reason))
+            } else {
+                active.append((part, run))
+            }
+        }
+        if active.isEmpty { return outcome }
+
+        // Load per period (a planned job has one), keeping the parts' order.
+        var loaded = [LoadedChunk?](repeating: nil, count: active.count)
+        let periods = Dictionary(grouping: active.indices) { "\(active[$0].run.periodStart)/\(active[$0].run.periodEnd)" }
+        for key in periods.keys.sorted() {
+            guard let indices = periods[key] else { continue }
+            let chunks = try ChunkLoader.loadParts(
+                indices.map { ChunkLoader.PartSelection(run: active[$0].run, from: active[$0].request.from, to: active[$0].request.to) },
+                on: connection)
+            for (n, i) in indices.enumerated() { loaded[i] = chunks[n] }
+        }
+        let chunks = loaded.compactMap { $0 }
+        precondition(chunks.count == active.count, "every active part was loaded")
+        outcome.timings.load = lap()
+        outcome.timings.shiftsLoaded = chunks.reduce(0) { $0 + $1.shiftsLoaded }
+
+        // One calculator call over every part's employees.
+        var all = chunks[0]
+        all.employees = chunks.flatMap(\.employees)
+        let computedAll = compute(all, calculate: calculate)
+        var computed: [[ComputedPayslip]] = []
+        var offset = 0
+        for chunk in chunks {
+            computed.append(Array(computedAll[offset..<(offset + chunk.employees.count)]))
+            offset += chunk.employees.count
+        }
+        outcome.timings.compute = lap()
+
+        try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey, on: connection)
+        outcome.timings.write = lap()
+
+        // Finish in (run id, chunk) order: the run rows are updated in the order they were locked.
+        let totalEmployees = max(computedAll.count, 1)
+        for i in active.indices.sorted(by: { (active[$0].request.runId, active[$0].request.chunkNo) < (active[$1].request.runId, active[$1].request.chunkNo) }) {
+            let share = chunks[i].employees.count
+            var partTimings = ChunkPhaseTimings()
+            partTimings.load = outcome.timings.load * share / totalEmployees
+            partTimings.compute = outcome.timings.compute * share / totalEmployees
+            partTimings.write = outcome.timings.write * share / totalEmployees
+            partTimings.shiftsLoaded = chunks[i].shiftsLoaded
+            let request = active[i].request
+            if try RunFinalizer.completeChunk(tenantId: tenantId, runId: request.runId, chunkNo: request.chunkNo,
+                                              phases: (partTimings, clock.now), finalizing: false, on: connection) {
+                outcome.finalizedRunIds.append(request.runId)
+            }
+        }
+        // The runs whose last part this was, with one statement.
+        try RunFinalizer.finalize(tenantId: tenantId, runIds: outcome.finalizedRunIds, on: connection)
+        outcome.timings.finish = lap()
+        outcome.partsDone = active.count
+        for p in computedAll {
+            switch p.result {
+            case .success(let slip): outcome.warnings += slip.warnings.count
+            case .failure(let error): outcome.failures.append((p.employeeId, error))
+            }
+        }
+        outcome.employees = computedAll.count
+        return outcome
+    }
+}

@@ -1,0 +1,77 @@
+import PostgresClient
+
+/// Payslips of several runs at once (a packed chunk job): the same two paths as `write`, with one
+/// COPY for all the runs' rows (each row carries its own run id and version).
+extension PayslipWriter {
+    /// Writes each group's payslips for its run; returns the rows written and the path taken.
+    @discardableResult
+    public static func write(runs groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+                             on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
+        let groups = groups.filter { !$0.payslips.isEmpty }
+        if groups.isEmpty { return (0, .none) }
+        if groups.count == 1, let only = groups.first {
+            return try writeReportingPath(only.payslips, run: only.run, stagingKey: stagingKey, on: connection)
+        }
+        let total = groups.reduce(0) { $0 + $1.payslips.count }
+        if try !anyPayslip(groups, on: connection), try copyDirect(groups, on: connection) { return (total, .direct) }
+        return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
+    }
+
+    /// Whether any group's run has a payslip in the id range of the group's payslips (one statement).
+    static func anyPayslip(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
+        guard let tenantId = groups.first?.run.tenantId else { return false }
+        var runIds: [Int64] = [], lows: [Int64] = [], highs: [Int64] = []
+        for g in groups {
+            guard let first = g.payslips.first else { continue }
+            var lowest = first.employeeId, highest = first.employeeId
+            for p in g.payslips { lowest = min(lowest, p.employeeId); highest = max(highest, p.employeeId) }
+            runIds.append(g.run.id); lows.append(lowest); highs.append(highest)
+        }
+        return try connection.queryOne("""
+            SELECT EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to)
+                            JOIN payrun.payslips p ON p.tenant_id = $1 AND p.run_id = u.run_id
+                                                  AND p.employee_id BETWEEN u.id_from AND u.id_to)
+            """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)])?.bool(at: 0) ?? true
+    }
+
+    /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.
+    static func copyDirect(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("SAVEPOINT payslips_direct")
+        do {
+            try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
+                for g in groups {
+                    for p in g.payslips { try writer.row { r in encode(p, run: g.run, into: &r) } }
+                }
+            }
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT payslips_direct")
+            try connection.execute("RELEASE SAVEPOINT payslips_direct")
+            return false
+        }
+        try connection.execute("RELEASE SAVEPOINT payslips_direct")
+        return true
+    }
+
+    /// The replacement path for several runs: one staging COPY, one upsert, one cleanup.
+    static func replace(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+                        on connection: PostgresConnection) throws -> Int {
+        try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
+            for g in groups {
+                for p in g.payslips {
+                    try writer.row { r in
+                        r.bytea(stagingKey.bytes)
+                        encode(p, run: g.run, into: &r)
+                    }
+                }
+            }
+        }
+        let key = PostgresValue.text(stagingKey.description)
+        let moved = try connection.execute("""
+            INSERT INTO payrun.payslips AS p (\(payslipColumns))
+            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid
+            \(upsertClause)
+            """, [key]).affectedRowCount ?? 0
+        try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
+        return moved
+    }
+}

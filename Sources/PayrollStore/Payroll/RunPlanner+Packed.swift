@@ -1,0 +1,145 @@
+import PayrollRules
+import PostgresClient
+
+/// Planning many runs at once (`run.plan` `{"runIds": […]}`, one per tenant and month-end): each
+/// run gets its `run_chunks` rows exactly as `plan` would give it (parts of at most
+/// `chunkEmployeesMax` employees, contiguous id ranges of that run, numbered 0, 1, … per run), and
+/// consecutive parts — in workplace order, then id order — are packed into `run.chunk` jobs of at
+/// most `chunkEmployeesMax` employees: a big run still splits into several jobs, many small runs
+/// share one. Payload `{"parts": [{"runId", "version", "chunk", "from", "to"}, …]}`; dedup key
+/// the first part's `run.chunk:<tenant>:<run>:v<version>:<chunk>` (unique: a part is in one job).
+/// In the caller's transaction (the plan job's), tenant set; the runs are locked in id order.
+extension RunPlanner {
+    /// One planned part: a contiguous id range of one run, a `run_chunks` row.
+    public struct Part: Sendable, Hashable {
+        public var runId: Int64
+        public var version: Int32
+        public var chunkNo: Int32
+        public var from: Int64
+        public var to: Int64
+        public var employees: Int
+
+        public init(runId: Int64, version: Int32, chunkNo: Int32, from: Int64, to: Int64, employees: Int) {
+            self.runId = runId
+            self.version = version
+            self.chunkNo = chunkNo
+            self.from = from
+            self.to = to
+            self.employees = employees
+        }
+
+        /// `{"runId":R,"version":V,"chunk":N,"from":A,"to":B}`.
+        public var json: String { "{\"runId\":\(runId),\"version\":\(version),\"chunk\":\(chunkNo),\"from\":\(from),\"to\":\(to)}" }
+    }
+
+    public struct PackedOutcome: Sendable {
+        /// Runs planned, in id order.
+        public var plannedRunIds: [Int64] = []
+        /// Runs not planned (closed, already planned, missing), with the reason.
+        public var skipped: [(runId: Int64, reason: String)] = []
+        /// The chunk jobs enqueued, each the parts it computes.
+        public var jobs: [[Part]] = []
+        public var employees = 0
+    }
+
+    public static func planMany(tenantId: Int64, runIds: [Int64], chunkEmployeesMax: Int = chunkEmployeesMaxDefault,
+                                on connection: PostgresConnection) throws -> PackedOutcome {
+        precondition(chunkEmployeesMax > 0, "chunkEmployeesMax must be positive")
+        var outcome = PackedOutcome()
+        let runs = try connection.query("""
+            SELECT \(PayrollRun.columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE
+            """, [.int(tenantId), .int64Array(runIds)]).map { try PayrollRun(row: $0) }
+        let found = Set(runs.map(\.id))
+        for id in Set(runIds).subtracting(found).sorted() {
+            outcome.skipped.append((id, "run \(id) does not exist in tenant \(tenantId)"))
+        }
+        var plannable: [PayrollRun] = []
+        for run in runs {
+            if run.status.isClosed { outcome.skipped.append((run.id, "run \(run.id) is \(run.status.rawValue)")); continue }
+            let failedBeforePlanning = run.status == .failed && run.chunksTotal == 0
+            if run.status != .planned && !failedBeforePlanning {
+                outcome.skipped.append((run.id, "run \(run.id) is already \(run.status.rawValue)"))
+                continue
+            }
+            plannable.append(run)
+        }
+        if plannable.isEmpty { return outcome }
+
+        // Parts per run, and jobs per period (a job's parts share the period its load reads).
+        var partsByRun: [Int64: [Part]] = [:]
+        var employeesByRun: [Int64: Int] = [:]
+        let periods = Dictionary(grouping: plannable) { "\($0.periodStart)/\($0.periodEnd)" }
+        for key in periods.keys.sorted() {
+            guard let group = periods[key]?.sorted(by: { ($0.workplaceId, $0.id) < ($1.workplaceId, $1.id) }),
+                  let first = group.first else { continue }
+            var idsByWorkplace: [Int64: [Int64]] = [:]
+            for row in try connection.query("""
+                SELECT workplace_id, id FROM payrun.employees
+                 WHERE tenant_id = $1 AND workplace_id = ANY($2)
+                   AND (hired_on IS NULL OR hired_on <= $4) AND (left_on IS NULL OR left_on >= $3)
+                 ORDER BY workplace_id, id
+                """, [.int(tenantId), .int64Array(group.map(\.workplaceId)), .date(DateConversion.postgresDate(first.periodStart)),
+                      .date(DateConversion.postgresDate(first.periodEnd))]) {
+                idsByWorkplace[try row.int64(at: 0), default: []].append(try row.int64(at: 1))
+            }
+            var job: [Part] = []
+            var jobEmployees = 0
+            for run in group {
+                let ids = idsByWorkplace[run.workplaceId] ?? []
+                employeesByRun[run.id] = ids.count
+                var parts: [Part] = []
+                var i = 0
+                while i < ids.count {
+                    let upper = min(i + chunkEmployeesMax, ids.count)
+                    parts.append(Part(runId: run.id, version: run.version, chunkNo: Int32(parts.count), from: ids[i],
+                                      to: ids[upper - 1], employees: upper - i))
+                    i = upper
+                }
+                partsByRun[run.id] = parts
+                for part in parts {
+                    if jobEmployees + part.employees > chunkEmployeesMax, !job.isEmpty {
+                        outcome.jobs.append(job)
+                        job = []
+                        jobEmployees = 0
+                    }
+                    job.append(part)
+                    jobEmployees += part.employees
+                }
+            }
+            if !job.isEmpty { outcome.jobs.append(job) }
+        }
+
+        let planned = plannable.map(\.id).sorted()
+        let allParts = planned.flatMap { partsByRun[$0] ?? [] }
+        try connection.execute("DELETE FROM payrun.run_chunks WHERE tenant_id = $1 AND run_id = ANY($2)",
+                               [.int(tenantId), .int64Array(planned)])
+        try connection.execute("""
+            INSERT INTO payrun.run_chunks (tenant_id, run_id, chunk_no, employee_id_from, employee_id_to, employees_planned)
+            SELECT $1, u.run_id, u.chunk_no, u.id_from, u.id_to, u.employees
+              FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+                   AS u(run_id, chunk_no, id_from, id_to, employees)
+            """, [.int(tenantId), .int64Array(allParts.map(\.runId)), .int64Array(allParts.map { Int64($0.chunkNo) }),
+                  .int64Array(allParts.map(\.from)), .int64Array(allParts.map(\.to)), .int64Array(allParts.map { Int64($0.employees) })])
+        for parts in outcome.jobs {
+            guard let head = parts.first else { continue }
+            try JobSQL.enqueue(kind: PayrollJobKind.chunk, tenantId: tenantId,
+                               payload: "{\"parts\":[\(parts.map(\.json).joined(separator: ","))]}",
+                               dedupKey: "\(PayrollJobKind.chunk):\(tenantId):\(head.runId):v\(head.version):\(head.chunkNo)",
+                               priority: JobSQL.chunkPriority, on: connection)
+        }
+        try connection.execute("""
+            UPDATE payrun.payroll_runs r
+               SET status = 'calculating', employees_total = u.employees, employees_done = 0, employees_failed = 0,
+                   chunks_total = u.chunks, chunks_done = 0, error = NULL, updated_at = now()
+              FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(id, employees, chunks)
+             WHERE r.tenant_id = $1 AND r.id = u.id
+            """, [.int(tenantId), .int64Array(planned), .int64Array(planned.map { Int64(employeesByRun[$0] ?? 0) }),
+                  .int64Array(planned.map { Int64(partsByRun[$0]?.count ?? 0) })])
+        for id in planned where (partsByRun[id] ?? []).isEmpty {
+            try RunFinalizer.finalize(tenantId: tenantId, runId: id, on: connection)
+        }
+        outcome.plannedRunIds = planned
+        outcome.employees = planned.reduce(0) { $0 + (employeesByRun[$1] ?? 0) }
+        return outcome
+    }
+}
