@@ -71,7 +71,7 @@ struct MonthEndFastPathTests {
             let (run, payslips) = try Self.computed(c)
             // A recalculation got there first for the monthly employee.
             #expect(try PayslipWriter.write([payslips[1]], run: run, stagingKey: .random(), on: c) == 1)
-            #expect(try PayslipWriter.copyDirect(payslips, run: run, on: c) == false)
+            #expect(try PayslipWriter.copyDirect([(run: run, payslips: payslips)], on: c) == false)
             // The transaction is still usable; the replacement path writes both.
             let written = try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
             #expect(written.rows == 2 && written.path == .replacement)

@@ -13,13 +13,16 @@ extension PayslipWriter {
             return try writeReportingPath(only.payslips, run: only.run, stagingKey: stagingKey, on: connection)
         }
         let total = groups.reduce(0) { $0 + $1.payslips.count }
-        if try !anyPayslip(groups, on: connection), try copyDirect(groups, on: connection) { return (total, .direct) }
+        if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) { return (total, .direct) }
         return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
     }
 
-    /// Whether any group's run has a payslip in the id range of the group's payslips (one statement).
-    static func anyPayslip(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
-        guard let tenantId = groups.first?.run.tenantId else { return false }
+    /// Whether the direct COPY cannot be used (one statement): a group's run has a payslip in the
+    /// id range of the group's payslips, or row-level security is active on `payslips` for the
+    /// writing role — PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain
+    /// member of `payrun_worker` always takes the staging path (0012).
+    static func directCopyRuledOut(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
+        guard let tenantId = groups.first?.run.tenantId else { return true }
         var runIds: [Int64] = [], lows: [Int64] = [], highs: [Int64] = []
         for g in groups {
             guard let first = g.payslips.first else { continue }
@@ -28,7 +31,8 @@ extension PayslipWriter {
             runIds.append(g.run.id); lows.append(lowest); highs.append(highest)
         }
         return try connection.queryOne("""
-            SELECT EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to)
+            SELECT row_security_active('payrun.payslips')
+                OR EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to)
                             JOIN payrun.payslips p ON p.tenant_id = $1 AND p.run_id = u.run_id
                                                   AND p.employee_id BETWEEN u.id_from AND u.id_to)
             """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)])?.bool(at: 0) ?? true
@@ -55,6 +59,7 @@ extension PayslipWriter {
     /// The replacement path for several runs: one staging COPY, one upsert, one cleanup.
     static func replace(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
                         on connection: PostgresConnection) throws -> Int {
+        guard let tenantId = groups.first?.run.tenantId else { return 0 }
         try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
             for g in groups {
                 for p in g.payslips {
@@ -68,9 +73,9 @@ extension PayslipWriter {
         let key = PostgresValue.text(stagingKey.description)
         let moved = try connection.execute("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid
+            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid AND tenant_id = $2
             \(upsertClause)
-            """, [key]).affectedRowCount ?? 0
+            """, [key, .int(tenantId)]).affectedRowCount ?? 0
         try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
         return moved
     }

@@ -42,63 +42,11 @@ public enum PayslipWriter {
                                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         guard let first = payslips.first else { return (0, .none) }
         if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
-        var lowest = first.employeeId, highest = first.employeeId
-        for p in payslips { lowest = min(lowest, p.employeeId); highest = max(highest, p.employeeId) }
-        if try !directCopyRuledOut(run: run, employeeIdsFrom: lowest, to: highest, on: connection),
-           try copyDirect(payslips, run: run, on: connection) {
+        let groups = [(run: run, payslips: payslips)]
+        if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) {
             return (payslips.count, .direct)
         }
-        return (try replace(payslips, run: run, stagingKey: stagingKey, on: connection), .replacement)
-    }
-
-    /// Whether the direct COPY cannot be used: `run` has a payslip for an employee id in
-    /// `from...to` (one index range probe), or row-level security is active on `payslips` for the
-    /// writing role — PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain
-    /// member of `payrun_worker` always takes the staging path (0012).
-    static func directCopyRuledOut(run: PayrollRun, employeeIdsFrom from: Int64, to: Int64, on connection: PostgresConnection) throws -> Bool {
-        try connection.queryOnePrepared("""
-            SELECT row_security_active('payrun.payslips')
-                OR EXISTS (SELECT 1 FROM payrun.payslips
-                            WHERE tenant_id = $1 AND run_id = $2 AND employee_id BETWEEN $3 AND $4)
-            """, [.int(run.tenantId), .int(run.id), .int(from), .int(to)])?.bool(at: 0) ?? true
-    }
-
-    /// COPY straight into `payslips` inside a savepoint; false (nothing written) if a payslip of
-    /// one of these employees already exists.
-    static func copyDirect(_ payslips: [ComputedPayslip], run: PayrollRun, on connection: PostgresConnection) throws -> Bool {
-        try connection.execute("SAVEPOINT payslips_direct")
-        do {
-            try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
-                for p in payslips { try writer.row { r in encode(p, run: run, into: &r) } }
-            }
-        } catch let error as PostgresError where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT payslips_direct")
-            try connection.execute("RELEASE SAVEPOINT payslips_direct")
-            return false
-        }
-        try connection.execute("RELEASE SAVEPOINT payslips_direct")
-        return true
-    }
-
-    /// The replacement path: staging COPY, upsert, staging cleanup.
-    static func replace(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
-                        on connection: PostgresConnection) throws -> Int {
-        try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
-            for p in payslips {
-                try writer.row { r in
-                    r.bytea(stagingKey.bytes)  // uuid: 16 raw bytes in binary format
-                    encode(p, run: run, into: &r)
-                }
-            }
-        }
-        let key = PostgresValue.text(stagingKey.description)
-        let moved = try connection.execute("""
-            INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid AND tenant_id = $2
-            \(upsertClause)
-            """, [key, .int(run.tenantId)]).affectedRowCount ?? 0
-        try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
-        return moved
+        return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
     }
 
     /// One payslip's `payslipColumns`, in order, in binary COPY format.

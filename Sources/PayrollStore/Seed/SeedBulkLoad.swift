@@ -30,6 +30,11 @@ enum SeedBulkLoad {
     /// Drops the structures, returns what restores them, in order.
     static func prepare(rebuildIndexes: Bool, on connection: PostgresConnection) throws -> [Restore] {
         let tableList = childTables.map { "'payrun.\($0)'::regclass" }.joined(separator: ", ")
+        // Lock before reading the catalog: a concurrent seed drops and re-creates these constraints
+        // and indexes, and pg_get_constraintdef/pg_get_indexdef read the catalog caches, not this
+        // statement's snapshot ("cache lookup failed" if they ran between its drop and its commit).
+        // With the lock taken first, the second seed waits here and then reads the restored state.
+        try connection.execute("LOCK TABLE \(childTables.map { "payrun.\($0)" }.joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE")
         var drops: [String] = []
         var restores: [Restore] = []
         if rebuildIndexes {
