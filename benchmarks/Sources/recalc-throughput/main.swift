@@ -10,8 +10,9 @@
 // fresh database `payrun_bench_recalc_<pid>` is created, migrated, seeded and dropped.
 //
 // 1. seed: the demo employer with N employees (DemoEmployer: SyntheticWorkforce, October 2026).
-// 2. month-end: schedule, plan and compute the runs (so recalculations replace existing payslips
-//    of a calculated run: totals moved by difference, digest marked stale).
+// 2. month-end: schedule the runs, then a real `WorkerPool` with the worker's handlers plans and
+//    computes them (one plan job per tenant, packed chunk jobs), so recalculations replace existing
+//    payslips of a calculated run: totals moved by difference, digest marked stale.
 // 3. R rounds: enqueue one recalculation per employee with `payrun.enqueue_recalculation` (one
 //    transaction per 1,000), then process them:
 //    --mode pool (default): a real `WorkerPool` with T job threads and the worker's
@@ -173,11 +174,16 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
     /// A real WorkerPool (the worker's recalculation handler, batching up to `batch`) until every
     /// recalculation job is done; returns (jobs, seconds).
     func poolRound(expected: Int) throws -> (Int, Double) {
+        try poolRun(expected: expected, handlers: [PayrollJobHandlers.recalculation(batchSize: batch)], kinds: ["employee.recalc"])
+    }
+
+    /// A real WorkerPool with `handlers` until no job of `kinds` is pending or running; returns (expected, seconds).
+    func poolRun(expected: Int, handlers: [any JobHandler], kinds: [String]) throws -> (Int, Double) {
         var logger = Logger(label: "recalc-throughput")
         logger.logLevel = ProcessInfo.processInfo.environment["RECALC_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .error
         let configuration = WorkerConfiguration(databaseURL: benchURL, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 30,
                                                 heartbeatSeconds: 10, pollSeconds: 1, workerId: "bench")
-        let pool = WorkerPool(configuration: configuration, handlers: [PayrollJobHandlers.recalculation(batchSize: batch)], logger: logger)
+        let pool = WorkerPool(configuration: configuration, handlers: handlers, logger: logger)
         let probe = try PostgresConnection(url: benchURL)
         defer { probe.close() }
         let stopped = DispatchSemaphore(value: 0)
@@ -186,52 +192,25 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
             do { try pool.run() } catch { print("error: worker pool: \(error)"); exit(1) }
             stopped.signal()
         }.start()
-        while try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running') AND kind = 'employee.recalc'")?
-            .int64(at: 0) ?? 0 > 0 {
+        while try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running') AND kind = ANY($1)",
+                                 [.textArray(kinds)])?.int64(at: 0) ?? 0 > 0 {
             usleep(20_000)
         }
         let elapsed = seconds(ContinuousClock.now - start)
         pool.stop()
         stopped.wait()
-        let failed = try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state <> 'succeeded' AND kind = 'employee.recalc'")?
-            .int64(at: 0) ?? 0
-        if failed > 0 { print("error: \(failed) recalculation jobs did not succeed"); exit(1) }
+        let failed = try probe.queryOne("SELECT count(*) FROM payrun.jobs WHERE state <> 'succeeded' AND kind = ANY($1)",
+                                        [.textArray(kinds)])?.int64(at: 0) ?? 0
+        if failed > 0 { print("error: \(failed) jobs of \(kinds) did not succeed"); exit(1) }
         return (expected, elapsed)
     }
 
-    // 2. Month-end.
+    // 2. Month-end: the worker's own handlers (one plan job per tenant, packed chunk jobs) in a WorkerPool.
     t0 = clock.now
     _ = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: connection)
-    _ = try drain(kinds: ["run.plan"]) { job, c in
-        try c.transaction { c in
-            try TenantScope.set(job.tenantId, on: c)
-            _ = try RunPlanner.plan(tenantId: job.tenantId, runId: payloadInt(job, "runId"), on: c)
-            try JobQueue.complete(job, on: c)
-        }
-    }
-    // One chunk job per claim (as the worker's job threads take them): a batch would hand every
-    // chunk to the first thread.
-    let (chunkJobs, chunkSeconds) = try drain(kinds: ["run.chunk"], batch: 1) { job, c in
-        guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
-        let started = ContinuousClock.now
-        let (outcome, phasesEnd) = try c.transaction { c in
-            try TenantScope.set(job.tenantId, on: c)
-            let outcome = try ChunkProcessor.process(
-                tenantId: job.tenantId, runId: payloadInt(job, "runId"), version: Int32(payloadInt(job, "version")),
-                chunkNo: Int32(payloadInt(job, "chunk")), from: payloadInt(job, "from"), to: payloadInt(job, "to"),
-                stagingKey: key, on: c)
-            let phasesEnd = ContinuousClock.now
-            try JobQueue.complete(job, on: c)
-            return (outcome, phasesEnd)
-        }
-        // commit = job completion + COMMIT (durable: waits for the WAL flush).
-        let commitMs = (ContinuousClock.now - phasesEnd).components.attoseconds / 1_000_000_000_000_000
-            + (ContinuousClock.now - phasesEnd).components.seconds * 1000
-        let totalMs = (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000
-            + (ContinuousClock.now - started).components.seconds * 1000
-        print("  chunk \(payloadInt(job, "chunk")) of run \(payloadInt(job, "runId")): \(outcome.employees) employees, \(outcome.timings.summary) commit=\(commitMs)ms total=\(totalMs)ms")
-    }
-    print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (serial calculator per chunk, %d threads) = %.0f employees/s",
+    let (_, chunkSeconds) = try poolRun(expected: employeeIds.count, handlers: PayrollJobHandlers.all(), kinds: ["run.plan", "run.chunk"])
+    let chunkJobs = try connection.queryOne("SELECT count(*) FROM payrun.jobs WHERE kind = 'run.chunk'")?.int64(at: 0) ?? 0
+    print(String(format: "month-end: %d chunk jobs, %d employees in %.2f s (WorkerPool, %d job threads) = %.0f employees/s",
                  chunkJobs, employeeIds.count, chunkSeconds, threads, Double(employeeIds.count) / chunkSeconds))
     // Phase totals as stored by the chunks (run_chunks, migration 0010).
     if let p = try connection.queryOne("""
