@@ -107,17 +107,9 @@ public enum BatchRecalculation {
                 for k in 0..<8 { delta[k] += change[k] }
             }
             if calculated {
-                try connection.executePrepared("""
-                    UPDATE payrun.payroll_runs
-                       SET employees_done = employees_done + $3, employees_failed = employees_failed + $4,
-                           employees_total = greatest(employees_total, employees_done + $3 + employees_failed + $4),
-                           warnings_count = warnings_count + $5,
-                           gross_won = gross_won + $6, non_taxable_won = non_taxable_won + $7, taxable_won = taxable_won + $8,
-                           total_deductions_won = total_deductions_won + $9, net_won = net_won + $10,
-                           status = CASE WHEN employees_failed + $4 > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
-                           input_digest = NULL, updated_at = now()
-                     WHERE tenant_id = $1 AND id = $2
-                    """, [.int(tenantId), .int(run.id)] + delta[0..<3].map { .int32(Int32(clamping: $0)) } + delta[3...].map { .int($0) })
+                try Recalculation.moveRunTotals(tenantId: tenantId, runId: run.id,
+                                                by: delta[0..<3].map { .int32(Int32(clamping: $0)) } + delta[3...].map { .int($0) },
+                                                on: connection)
             }
             for i in indices {
                 if let result = resultById[requests[i].employeeId] { outcomes[i] = .replaced(runId: run.id, result: result) }

@@ -17,7 +17,8 @@ import PostgresClient
 ///
 /// A single payslip is one parameterized upsert (`writeOne`).
 public enum PayslipWriter {
-    static let payslipColumns = """
+    /// The columns every payslip write fills, in COPY order (`encode`).
+    public static let payslipColumns = """
         tenant_id, run_id, employee_id, run_version, rule_set, input_digest,
         worked_minutes, regular_minutes, overtime_minutes, part_time_excess_minutes, night_minutes,
         holiday_minutes, holiday_over8_minutes, weekly_allowance_minutes, paid_holiday_minutes,

@@ -60,18 +60,27 @@ public enum Recalculation {
         try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
         if calculated {
             let after = PayslipTotals(computed[0].result)
-            try connection.executePrepared("""
-                UPDATE payrun.payroll_runs
-                   SET employees_done = employees_done + $3, employees_failed = employees_failed + $4,
-                       employees_total = greatest(employees_total, employees_done + $3 + employees_failed + $4),
-                       warnings_count = warnings_count + $5,
-                       gross_won = gross_won + $6, non_taxable_won = non_taxable_won + $7, taxable_won = taxable_won + $8,
-                       total_deductions_won = total_deductions_won + $9, net_won = net_won + $10,
-                       status = CASE WHEN employees_failed + $4 > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
-                       input_digest = NULL, updated_at = now()
-                 WHERE tenant_id = $1 AND id = $2
-                """, [.int(tenantId), .int(runId)] + after.delta(from: before))
+            try moveRunTotals(tenantId: tenantId, runId: runId, by: after.delta(from: before), on: connection)
         }
         return .replaced(runId: runId, result: computed[0].result)
+    }
+
+    /// Moves a calculated run's counters and totals by `delta` (employees done, employees failed,
+    /// warnings as int4, then gross, non-taxable, taxable, total deductions, net as int8: the
+    /// difference between new and old payslips, `PayslipTotals.delta`), sets its status from the
+    /// failure count, and clears its input digest (stale until approval recomputes it).
+    static func moveRunTotals(tenantId: Int64, runId: Int64, by delta: [PostgresValue], on connection: PostgresConnection) throws {
+        precondition(delta.count == 8, "a run-totals delta has 8 values")
+        try connection.executePrepared("""
+            UPDATE payrun.payroll_runs
+               SET employees_done = employees_done + $3, employees_failed = employees_failed + $4,
+                   employees_total = greatest(employees_total, employees_done + $3 + employees_failed + $4),
+                   warnings_count = warnings_count + $5,
+                   gross_won = gross_won + $6, non_taxable_won = non_taxable_won + $7, taxable_won = taxable_won + $8,
+                   total_deductions_won = total_deductions_won + $9, net_won = net_won + $10,
+                   status = CASE WHEN employees_failed + $4 > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
+                   input_digest = NULL, updated_at = now()
+             WHERE tenant_id = $1 AND id = $2
+            """, [.int(tenantId), .int(runId)] + delta)
     }
 }

@@ -2,12 +2,11 @@ import PostgresClient
 
 extension RunFinalizer {
     /// `finalize` for several runs with one statement (a packed chunk job finalizing the runs whose
-    /// last part it computed): the same status, counters, totals and digest per run, aggregated
-    /// by run. Call in the transaction whose `completeChunk(…, finalizing: false)` returned true
+    /// last part it computed; `finalize(runId:)` is this with one run): status, counters, totals
+    /// and digest per run, aggregated by run. Call in the transaction whose `completeChunk(…, finalizing: false)` returned true
     /// for each of them (it holds their rows since that UPDATE).
     public static func finalize(tenantId: Int64, runIds: [Int64], on connection: PostgresConnection) throws {
         if runIds.isEmpty { return }
-        if runIds.count == 1, let only = runIds.first { return try finalize(tenantId: tenantId, runId: only, on: connection) }
         try connection.execute("""
             UPDATE payrun.payroll_runs r
                SET status = CASE WHEN s.failed > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,

@@ -82,23 +82,6 @@ public enum RunFinalizer {
     /// Sets the run's status, counters, totals and digest from its payslips and chunks (and clears
     /// the failure reason of a run failed earlier).
     public static func finalize(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws {
-        try connection.execute("""
-            UPDATE payrun.payroll_runs r
-               SET status = CASE WHEN s.failed > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
-                   employees_total = greatest(r.employees_total, s.ok + s.failed),
-                   employees_done = s.ok, employees_failed = s.failed, warnings_count = s.warnings,
-                   gross_won = s.gross, non_taxable_won = s.non_taxable, taxable_won = s.taxable,
-                   total_deductions_won = s.deductions, net_won = s.net,
-                   input_digest = d.digest, error = NULL, calculated_at = now(), updated_at = now()
-              FROM (SELECT count(*) FILTER (WHERE error IS NULL) AS ok, count(*) FILTER (WHERE error IS NOT NULL) AS failed,
-                           coalesce(sum(jsonb_array_length(warnings)), 0) AS warnings,
-                           coalesce(sum(gross_won), 0) AS gross, coalesce(sum(non_taxable_won), 0) AS non_taxable,
-                           coalesce(sum(taxable_won), 0) AS taxable, coalesce(sum(total_deductions_won), 0) AS deductions,
-                           coalesce(sum(net_won), 0) AS net
-                      FROM payrun.payslips WHERE tenant_id = $1 AND run_id = $2) AS s,
-                   (SELECT sha256(coalesce(string_agg(input_digest, ''::bytea ORDER BY chunk_no), ''::bytea)) AS digest
-                      FROM payrun.run_chunks WHERE tenant_id = $1 AND run_id = $2) AS d
-             WHERE r.tenant_id = $1 AND r.id = $2
-            """, [.int(tenantId), .int(runId)])
+        try finalize(tenantId: tenantId, runIds: [runId], on: connection)
     }
 }

@@ -1,6 +1,7 @@
 import JobQueue
 import PayrollEngine
 import PayrollStore
+import PostgresClient
 
 /// `run.chunk` `{"runId", "version", "chunk", "from", "to"}`: loads the chunk by COPY, computes it
 /// with `BatchCalculator` (DispatchQueue.concurrentPerform), stores payslips (a direct COPY on a
@@ -26,19 +27,10 @@ struct RunChunkJobHandler: JobHandler {
             throw JobFailure.permanent("run.chunk job \(job.id): bad version/chunk/range in \(job.payload)")
         }
         let key = try job.stagingKey()
-        let outcome = try context.connection.transaction { c in
-            try context.scopeToTenant(c)
-            do {
-                let outcome = try ChunkProcessor.process(
-                    tenantId: job.tenantId, runId: runId, version: versionValue, chunkNo: chunkValue, from: from, to: to,
-                    stagingKey: key, calculate: { BatchCalculator.calculate($0) }, on: c)
-                // A finished chunk is committed even when the worker is stopping; a lost lease cannot commit anyway.
-                if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
-                try JobQueue.complete(job, on: c)
-                return outcome
-            } catch let error as PayrollStoreError where error.kind == .notFound {
-                throw JobFailure.permanent(error.description)
-            }
+        let outcome = try completingInTransaction(job, context: context) { c in
+            try ChunkProcessor.process(
+                tenantId: job.tenantId, runId: runId, version: versionValue, chunkNo: chunkValue, from: from, to: to,
+                stagingKey: key, calculate: { BatchCalculator.calculate($0) }, on: c)
         }
         context.recordEmployeesComputed(outcome.employees)
         if let reason = outcome.skippedReason {
@@ -103,19 +95,30 @@ extension RunChunkJobHandler {
         }
     }
 
-    func handleParts(_ job: ClaimedJob, parts: [ChunkProcessor.PartRequest], context: JobContext) throws {
-        let key = try job.stagingKey()
-        let outcome = try context.connection.transaction { c in
+    /// Runs `body` in one transaction with the job's tenant set and completes the job in it (fenced
+    /// by the lease), so the payslips and the completion commit together. A finished chunk is
+    /// committed even when the worker is stopping; a lost lease cannot commit anyway. A run or
+    /// workplace that does not exist fails the job for good.
+    private func completingInTransaction<T>(_ job: ClaimedJob, context: JobContext,
+                                            _ body: (PostgresConnection) throws -> T) throws -> T {
+        try context.connection.transaction { c in
             try context.scopeToTenant(c)
             do {
-                let outcome = try ChunkProcessor.processParts(tenantId: job.tenantId, parts: parts, stagingKey: key,
-                                                              calculate: { BatchCalculator.calculate($0) }, on: c)
+                let outcome = try body(c)
                 if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
                 try JobQueue.complete(job, on: c)
                 return outcome
             } catch let error as PayrollStoreError where error.kind == .notFound {
                 throw JobFailure.permanent(error.description)
             }
+        }
+    }
+
+    func handleParts(_ job: ClaimedJob, parts: [ChunkProcessor.PartRequest], context: JobContext) throws {
+        let key = try job.stagingKey()
+        let outcome = try completingInTransaction(job, context: context) { c in
+            try ChunkProcessor.processParts(tenantId: job.tenantId, parts: parts, stagingKey: key,
+                                            calculate: { BatchCalculator.calculate($0) }, on: c)
         }
         context.recordEmployeesComputed(outcome.employees)
         for skipped in outcome.skipped {

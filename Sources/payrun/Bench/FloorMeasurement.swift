@@ -1,5 +1,6 @@
 import Foundation
 import PayrollRules
+import PayrollStore
 import PostgresClient
 
 /// Step 2 of `payrun bench`: the physical floor of the month-end on the same data — the chunks
@@ -41,13 +42,8 @@ struct FloorMeasurement {
         var payslips: [PayslipRecord]
     }
 
-    static let payslipColumns = """
-        tenant_id, run_id, employee_id, run_version, rule_set, input_digest,
-        worked_minutes, regular_minutes, overtime_minutes, part_time_excess_minutes, night_minutes,
-        holiday_minutes, holiday_over8_minutes, weekly_allowance_minutes, paid_holiday_minutes,
-        gross_won, non_taxable_won, taxable_won, total_deductions_won, net_won,
-        earnings, deductions, warnings, error
-        """
+    /// The columns payrun writes (the floor moves the same ones).
+    static let payslipColumns = PayslipWriter.payslipColumns
 
     static func run(url: String, threads: Int, periodStart: LocalDate, periodEnd: LocalDate, batchEmployees: Int = 100_000,
                     progress: TerminalProgress) throws -> FloorMeasurement {
