@@ -26,6 +26,19 @@ extension JobQueue {
     /// gets ⌊k/T⌋ or ⌈k/T⌉. With more tenants than k, tenants are served in order of their most
     /// urgent job's (priority, run_at): a waiting tenant's head only gets older, so it is reached
     /// within ⌈T/k⌉ claims.
+    /// The end of every claim statement: leases the rows of its `locked` CTE to worker `$2` for `$3`
+    /// seconds (fresh token, `attempts + 1`) and returns them as `ClaimedJob` columns.
+    static let leaseLockedSQL = """
+        UPDATE payrun.jobs j
+           SET state = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), leased_by = $2,
+               leased_until = clock_timestamp() + make_interval(secs => $3), heartbeat_at = clock_timestamp(),
+               started_at = clock_timestamp()
+          FROM locked
+         WHERE j.id = locked.id
+        RETURNING j.id, j.kind, coalesce(j.tenant_id, 0), j.payload::text, j.attempts, j.max_attempts,
+                  j.lease_token::text, j.dedup_key
+        """
+
     static let claimSQL = """
         WITH RECURSIVE tenant_keys AS (
             (SELECT coalesce(j.tenant_id, 0) AS tenant_key FROM payrun.jobs j
@@ -61,14 +74,7 @@ extension JobQueue {
              LIMIT $1
                FOR UPDATE OF j SKIP LOCKED
         )
-        UPDATE payrun.jobs j
-           SET state = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), leased_by = $2,
-               leased_until = clock_timestamp() + make_interval(secs => $3), heartbeat_at = clock_timestamp(),
-               started_at = clock_timestamp()
-          FROM locked
-         WHERE j.id = locked.id
-        RETURNING j.id, j.kind, coalesce(j.tenant_id, 0), j.payload::text, j.attempts, j.max_attempts,
-                  j.lease_token::text, j.dedup_key
+        \(leaseLockedSQL)
         """
 
     /// Claims up to `limit` due jobs for `workerId`, leased for `leaseSeconds`, fairly across
@@ -80,7 +86,12 @@ extension JobQueue {
         guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
         guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
         let rows = try connection.query(claimSQL, [.int(limit), .text(workerId), .int(leaseSeconds), kinds.map { .textArray($0) } ?? .null])
-        return try rows.map { row in
+        return try claimedJobs(rows)
+    }
+
+    /// The rows `leaseLockedSQL` returns, as jobs ordered by id.
+    static func claimedJobs(_ rows: [PostgresRow]) throws -> [ClaimedJob] {
+        try rows.map { row in
             ClaimedJob(
                 id: try row.int64(at: 0), kind: try row.string(at: 1), tenantId: try row.int64(at: 2),
                 payload: try row.string(at: 3), attempt: try row.int(at: 4), maxAttempts: try row.int(at: 5),

@@ -18,14 +18,7 @@ extension JobQueue {
              LIMIT $1
                FOR UPDATE SKIP LOCKED
         )
-        UPDATE payrun.jobs j
-           SET state = 'running', attempts = j.attempts + 1, lease_token = gen_random_uuid(), leased_by = $2,
-               leased_until = clock_timestamp() + make_interval(secs => $3), heartbeat_at = clock_timestamp(),
-               started_at = clock_timestamp()
-          FROM locked
-         WHERE j.id = locked.id
-        RETURNING j.id, j.kind, coalesce(j.tenant_id, 0), j.payload::text, j.attempts, j.max_attempts,
-                  j.lease_token::text, j.dedup_key
+        \(leaseLockedSQL)
         """
 
     /// Claims up to `limit` due jobs of `kind` for tenant `tenantId` (`NewJob.noTenant` for none),
@@ -38,12 +31,7 @@ extension JobQueue {
         let rows = try connection.queryPrepared(claimForTenantSQL, [
             .int(limit), .text(workerId), .int(leaseSeconds), .text(kind), .int(tenantId),
         ])
-        return try rows.map { row in
-            ClaimedJob(
-                id: try row.int64(at: 0), kind: try row.string(at: 1), tenantId: try row.int64(at: 2),
-                payload: try row.string(at: 3), attempt: try row.int(at: 4), maxAttempts: try row.int(at: 5),
-                leaseToken: try row.string(at: 6), dedupKey: try row.decode(String?.self, at: 7))
-        }.sorted { $0.id < $1.id }
+        return try claimedJobs(rows)
     }
 
     /// Completes the jobs this worker still holds, with one statement (fenced like `complete`), and
