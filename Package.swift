@@ -28,12 +28,19 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // OpenSSL's libcrypto, for its SHA-256 (libssl-dev comes with libpq-dev).
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "PayrollRules"),
         .target(name: "PayrollEngine", dependencies: ["PayrollRules"]),
         .target(
             name: "PayrollStore",
-            dependencies: ["PostgresClient", "PayrollRules"],
+            dependencies: ["PostgresClient", "PayrollRules", "CCrypto"],
             resources: [.copy("Migrations")]
         ),
         .target(name: "JobQueue", dependencies: ["PostgresClient"]),
