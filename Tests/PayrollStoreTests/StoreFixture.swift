@@ -22,7 +22,14 @@ enum StoreFixture {
 
     /// A fresh migrated database holding tenants A and B.
     static func twoTenants(_ label: String) throws -> PostgresConnection {
-        let connection = try migrated(label)
+        try twoTenantsWithURL(label).connection
+    }
+
+    /// `twoTenants`, with the database's URL for opening more connections to it.
+    static func twoTenantsWithURL(_ label: String) throws -> (connection: PostgresConnection, url: String) {
+        let url = try StoreTestDatabase.createEmpty(label)
+        let connection = try PostgresConnection(url: url)
+        try Migrator().migrate(connection)
         for (tenant, workplace, employee, run, name) in [
             (tenantA, workplaceA, employeeA, runA, "A"), (tenantB, workplaceB, employeeB, runB, "B"),
         ] {
@@ -50,7 +57,7 @@ enum StoreFixture {
                 [.int(tenant), .int(run), .int(workplace)])
             try insertPayslip(connection, tenant: tenant, run: run, employee: employee)
         }
-        return connection
+        return (connection, url)
     }
 
     static func insertContract(

@@ -9,7 +9,7 @@ import PostgresClient
 /// COPY its shifts out (the columns, window and employee-id condition `ChunkLoader` uses, decoded
 /// by PostgresClient into structs; the explicit breaks kept as their binary multirange bytes) and COPY as many payslip rows in (the rows payrun wrote for
 /// that chunk, read back beforehand, untimed) into the scratch table
-/// `payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES)`,
+/// `payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING COMPRESSION)`,
 /// then COMMIT. No computation, no staging move, no bookkeeping. To bound memory the chunks go in
 /// batches of about `batchEmployees` employees: the read-back of a batch is untimed, its parallel
 /// COPYs are timed, and the floor is the sum of the batches' wall times.
@@ -52,7 +52,7 @@ struct FloorMeasurement {
         try connection.executeScript("""
             CREATE SCHEMA IF NOT EXISTS payrun_bench;
             DROP TABLE IF EXISTS payrun_bench.floor_payslips;
-            CREATE TABLE payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES);
+            CREATE TABLE payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING COMPRESSION);
             """)
         // The chunks as payrun's jobs ran them: the parts of one packed `run.chunk` job
         // (`{"parts": […]}`) are one floor chunk, one transaction; a chunk of a single-part job alone.
