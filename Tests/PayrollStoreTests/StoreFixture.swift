@@ -23,6 +23,12 @@ enum StoreFixture {
     /// A fresh migrated database holding tenants A and B.
     static func twoTenants(_ label: String) throws -> PostgresConnection {
         let connection = try migrated(label)
+        try populateTwoTenants(connection)
+        return connection
+    }
+
+    /// Inserts tenants A and B into a migrated database (also one migrated only up to some version).
+    static func populateTwoTenants(_ connection: PostgresConnection) throws {
         for (tenant, workplace, employee, run, name) in [
             (tenantA, workplaceA, employeeA, runA, "A"), (tenantB, workplaceB, employeeB, runB, "B"),
         ] {
@@ -50,7 +56,6 @@ enum StoreFixture {
                 [.int(tenant), .int(run), .int(workplace)])
             try insertPayslip(connection, tenant: tenant, run: run, employee: employee)
         }
-        return connection
     }
 
     static func insertContract(
