@@ -54,6 +54,16 @@ struct CalcAPIInvariantTests {
         Self.expectViolation(r, "negative")
     }
 
+    @Test("every earnings and deduction line states its method (시행령 §27의2; the database no longer checks it, 0014)")
+    func everyLineHasMethod() {
+        var p = Self.good
+        p.earnings[1].method = ""
+        Self.expectViolation(p, "earnings line night has no method")
+        var q = Self.good
+        q.deductions[0].method = ""
+        Self.expectViolation(q, "deduction national_pension has no method")
+    }
+
     @Test("minute buckets add up to worked minutes; night ≤ worked")
     func buckets() {
         var p = Self.good

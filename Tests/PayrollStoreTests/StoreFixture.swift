@@ -30,6 +30,12 @@ enum StoreFixture {
         let url = try StoreTestDatabase.createEmpty(label)
         let connection = try PostgresConnection(url: url)
         try Migrator().migrate(connection)
+        try populateTwoTenants(connection)
+        return (connection, url)
+    }
+
+    /// Inserts tenants A and B into a migrated database (also one migrated only up to some version).
+    static func populateTwoTenants(_ connection: PostgresConnection) throws {
         for (tenant, workplace, employee, run, name) in [
             (tenantA, workplaceA, employeeA, runA, "A"), (tenantB, workplaceB, employeeB, runB, "B"),
         ] {
@@ -57,7 +63,6 @@ enum StoreFixture {
                 [.int(tenant), .int(run), .int(workplace)])
             try insertPayslip(connection, tenant: tenant, run: run, employee: employee)
         }
-        return (connection, url)
     }
 
     static func insertContract(

@@ -1,6 +1,8 @@
 /// The invariants every payslip satisfies (STYLE.md: "a payslip's lines add up to its gross").
 /// Checked by `PayrollCalculator` before a payslip leaves the rules; a violation fails that
-/// employee's result with a clear `PayrollError` instead of crashing the run.
+/// employee's result with a clear `PayrollError` instead of crashing the run. Every line states
+/// its 계산방법 (`method`, 근로기준법 시행령 §27의2): since 0014 the database stores the lines as
+/// `json` and no longer checks that, so this is where it is enforced.
 extension Payslip {
     public func checkInvariants() throws(PayrollError) {
         func violated(_ what: String) -> PayrollError {
@@ -26,6 +28,7 @@ extension Payslip {
         var earningsWon: Int64 = 0
         for line in earnings {
             guard line.amount >= 0 else { throw violated("earnings line \(line.code.rawValue) is negative (\(line.amount))") }
+            guard !line.method.isEmpty else { throw violated("earnings line \(line.code.rawValue) has no method") }
             if let minutes = line.minutes, minutes < 0 {
                 throw violated("earnings line \(line.code.rawValue) has negative minutes (\(minutes))")
             }
@@ -38,6 +41,7 @@ extension Payslip {
         var deductionsWon: Int64 = 0
         for line in deductions {
             guard line.amount >= 0 else { throw violated("deduction \(line.code.rawValue) is negative (\(line.amount))") }
+            guard !line.method.isEmpty else { throw violated("deduction \(line.code.rawValue) has no method") }
             if let base = line.base, base < 0 { throw violated("deduction \(line.code.rawValue) has a negative base (\(base))") }
             deductionsWon &+= line.amount
         }

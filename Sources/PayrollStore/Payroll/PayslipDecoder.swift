@@ -1,6 +1,7 @@
 import PayrollRules
 
-/// Reads the jsonb columns written by `PayslipJSON` back into PayrollRules values.
+/// Reads the JSON columns written by `PayslipJSON` back into PayrollRules values (as text: the lines
+/// come back exactly as written since 0014, warnings and error in jsonb's normalized spelling).
 enum PayslipDecoder {
     struct Malformed: Error, CustomStringConvertible {
         let description: String

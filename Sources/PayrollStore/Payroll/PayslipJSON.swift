@@ -1,6 +1,7 @@
 import PayrollRules
 
-/// The jsonb columns of `payrun.payslips`, in the calc API's shapes (calc-api.md "Response"):
+/// The JSON columns of `payrun.payslips` (the lines `json` since 0014, warnings and error `jsonb`),
+/// in the calc API's shapes (calc-api.md "Response"):
 /// earnings `[{code, minutes, rate, multiplier, amount, method}]`, deductions
 /// `[{code, base, amount, method}]`, warnings `[{code, message, date}]`, error `{code, message, field}`.
 /// `PayslipDecoder` reads them back into a `Payslip`.

@@ -66,8 +66,8 @@ public enum PayslipWriter {
                 r.int32(Int32(clamping: v))
             }
             for v in [slip.gross, slip.nonTaxable, slip.taxable, slip.totalDeductions, slip.net] { r.int64(v) }
-            r.bytea(jsonb(PayslipJSON.earnings(slip.earnings)))
-            r.bytea(jsonb(PayslipJSON.deductions(slip.deductions)))
+            r.bytea(PayslipJSON.earnings(slip.earnings))  // json (0014): binary format = the text
+            r.bytea(PayslipJSON.deductions(slip.deductions))
             r.bytea(jsonb(PayslipJSON.warnings(slip.warnings)))
             r.null()
         case .failure(let error):
@@ -101,7 +101,10 @@ public enum PayslipWriter {
             values += [.null, digest] + Array(repeating: .null, count: 16)
             values += [.text("[]"), .text(String(decoding: PayslipJSON.error(error), as: UTF8.self))]
         }
-        let placeholders = (1...values.count).map { n in n >= 21 ? "$\(n)::jsonb" : "$\(n)" }.joined(separator: ", ")
+        // earnings and deductions ($21, $22) are json (0014); warnings and error ($23, $24) jsonb.
+        let placeholders = (1...values.count).map { n in
+            n >= 23 ? "$\(n)::jsonb" : n >= 21 ? "$\(n)::json" : "$\(n)"
+        }.joined(separator: ", ")
         return try connection.executePrepared("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns)) VALUES (\(placeholders))
             \(upsertClause)
@@ -124,6 +127,7 @@ public enum PayslipWriter {
                 warnings = EXCLUDED.warnings, error = EXCLUDED.error
             """
 
-    /// jsonb's binary format: version 1, then the text.
+    /// jsonb's binary format (`warnings`, `error`): version 1, then the text. The line columns
+    /// are `json` (0014), whose binary format is the text alone.
     static func jsonb(_ text: [UInt8]) -> [UInt8] { [1] + text }
 }
