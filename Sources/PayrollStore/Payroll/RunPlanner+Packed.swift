@@ -73,14 +73,18 @@ extension RunPlanner {
             guard let group = periods[key]?.sorted(by: { ($0.workplaceId, $0.id) < ($1.workplaceId, $1.id) }),
                   let first = group.first else { continue }
             var idsByWorkplace: [Int64: [Int64]] = [:]
-            for row in try connection.query("""
-                SELECT workplace_id, id FROM payrun.employees
-                 WHERE tenant_id = $1 AND workplace_id = ANY($2)
-                   AND (hired_on IS NULL OR hired_on <= $4) AND (left_on IS NULL OR left_on >= $3)
-                 ORDER BY workplace_id, id
-                """, [.int(tenantId), .int64Array(group.map(\.workplaceId)), .date(DateConversion.postgresDate(first.periodStart)),
-                      .date(DateConversion.postgresDate(first.periodEnd))]) {
-                idsByWorkplace[try row.int64(at: 0), default: []].append(try row.int64(at: 1))
+            // Binary COPY: a large run lists 10⁵–10⁶ ids, which a result set decodes several times slower.
+            // Every value spliced in is an integer or a date.
+            try connection.copyOut("""
+                COPY (SELECT workplace_id, id FROM payrun.employees
+                       WHERE tenant_id = \(tenantId)
+                         AND workplace_id = ANY('{\(group.map { String($0.workplaceId) }.joined(separator: ","))}'::bigint[])
+                         AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(first.periodEnd)))
+                         AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(first.periodStart)))
+                       ORDER BY workplace_id, id) TO STDOUT (FORMAT binary)
+                """) { row in
+                let workplaceId = try row.int64()
+                idsByWorkplace[workplaceId, default: []].append(try row.int64())
             }
             var job: [Part] = []
             var jobEmployees = 0
