@@ -6,17 +6,30 @@ import PayrollRules
 /// crash can be compared by digest.
 public enum InputDigest {
     public static func digest(_ input: PayrollInput) -> [UInt8] {
-        var e = Encoder()
+        // Two passes over the same encoding: the first only counts bytes, the second writes them
+        // into one buffer of exactly that size (no growth, no per-value bounds-checked appends).
+        var counter = Counter()
+        encode(input, into: &counter)
+        return [UInt8](unsafeUninitializedCapacity: max(counter.count, 1)) { buffer, initialized in
+            var writer = Writer(base: UnsafeMutableRawPointer(buffer.baseAddress!))
+            encode(input, into: &writer)
+            precondition(writer.offset == counter.count, "the two passes of InputDigest agree")
+            initialized = counter.count
+        }.withUnsafeBufferPointer { SHA256.digest($0) }
+    }
+
+    static func encode<E: Encoding>(_ input: PayrollInput, into e: inout E) {
         e.int(Int64(input.periodStart.daysSinceEpoch))
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))
         e.bool(input.workplace.fiveOrMore)
         let window = (input.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax),
                       input.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax))
-        let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries
-            .filter { $0.date >= window.0 && $0.date <= window.1 }
-        e.int(Int64(holidays.count))
-        for h in holidays { e.int(Int64(h.date.daysSinceEpoch)); e.string(h.kind.rawValue) }
+        let entries = (input.workplace.holidays ?? HolidayCalendar.korea).entries
+        var inWindow = 0
+        for h in entries where h.date >= window.0 && h.date <= window.1 { inWindow += 1 }
+        e.int(Int64(inWindow))
+        for h in entries where h.date >= window.0 && h.date <= window.1 { e.int(Int64(h.date.daysSinceEpoch)); e.string(h.kind.rawValue) }
         let employee = input.employee
         e.string(employee.id)
         e.optionalDate(employee.birthDate)
@@ -53,18 +66,38 @@ public enum InputDigest {
         }
         e.int(Int64(input.absences.count))
         for a in input.absences { e.int(Int64(a.date.daysSinceEpoch)); e.string(a.kind.rawValue) }
-        return SHA256.digest(e.bytes)
     }
 
-    struct Encoder {
-        var bytes: [UInt8] = []
-        init() { bytes.reserveCapacity(1024) }
-        mutating func int(_ v: Int64) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
-        mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
-        mutating func string(_ s: String) { int(Int64(s.utf8.count)); bytes.append(contentsOf: s.utf8) }
-        mutating func optional(_ v: Int64?) {
-            if let v { bytes.append(1); int(v) } else { bytes.append(0) }
-        }
-        mutating func optionalDate(_ d: LocalDate?) { optional(d.map { Int64($0.daysSinceEpoch) }) }
+    /// The byte encoding's primitives: integers big-endian, booleans one byte, strings length-prefixed.
+    protocol Encoding {
+        mutating func raw(_ v: UInt8)
+        mutating func int(_ v: Int64)
+        mutating func bytes(_ s: String.UTF8View)
     }
+
+    struct Counter: Encoding {
+        var count = 0
+        mutating func raw(_ v: UInt8) { count += 1 }
+        mutating func int(_ v: Int64) { count += 8 }
+        mutating func bytes(_ s: String.UTF8View) { count += s.count }
+    }
+
+    struct Writer: Encoding {
+        let base: UnsafeMutableRawPointer
+        var offset = 0
+        mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset += 1 }
+        mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset += 8 }
+        mutating func bytes(_ s: String.UTF8View) {
+            for byte in s { base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self); offset += 1 }
+        }
+    }
+}
+
+extension InputDigest.Encoding {
+    mutating func bool(_ v: Bool) { raw(v ? 1 : 0) }
+    mutating func string(_ s: String) { int(Int64(s.utf8.count)); bytes(s.utf8) }
+    mutating func optional(_ v: Int64?) {
+        if let v { raw(1); int(v) } else { raw(0) }
+    }
+    mutating func optionalDate(_ d: LocalDate?) { optional(d.map { Int64($0.daysSinceEpoch) }) }
 }
