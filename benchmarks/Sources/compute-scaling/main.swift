@@ -3,7 +3,7 @@
 // to find what keeps two threads from doing twice the work of one:
 //
 //   compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R]
-//                   [--only P] [--private-calendars] [--synthetic] [--encode] [--digest]
+//                   [--only P] [--private-calendars] [--synthetic] [--encode] [--digest] [--legacy]
 //
 // The store must hold a planned month-end (`payrun bench` leaves `payrun.run_chunks` behind).
 // Each repetition times `BatchCalculator.calculate` at parallelism 1 and T alternately (best of
@@ -13,6 +13,7 @@
 // rules-throughput). `--encode` also times the JSON encoding of the payslip lines
 // (`CalcResponseEncoder`, what `PayslipJSON` does per stored payslip). `--digest` prints an FNV-1a
 // digest of every output byte so that an optimisation can be checked to change nothing.
+// `--legacy` times the parallel side with the partition BatchCalculator had before (A/B).
 import Dispatch
 import Foundation
 import PayrollEngine
@@ -29,6 +30,7 @@ var privateCalendars = false
 var synthetic = false
 var encodes = false
 var printsDigest = false
+var legacy = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -41,6 +43,7 @@ while let a = arguments.next() {
     case "--synthetic": synthetic = true
     case "--encode": encodes = true
     case "--digest": printsDigest = true
+    case "--legacy": legacy = true
     default:
         print("usage: compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R] [--only P] [--private-calendars] [--synthetic] [--encode] [--digest]")
         exit(2)
@@ -123,11 +126,40 @@ func digest(_ results: [Result<Payslip, PayrollError>]) -> UInt64 {
     return h
 }
 
+/// `--legacy`: BatchCalculator's partition before the compute-speed branch (4 slices per worker,
+/// every input computed as given, sharing its chunk's calendar), for A/B runs in one process.
+func legacyCalculate(_ inputs: [PayrollInput], parallelism workers: Int) -> [Result<Payslip, PayrollError>] {
+    let count = inputs.count
+    let results = LegacySlots(count: count)
+    let slices = min(count, workers * 4)
+    DispatchQueue.concurrentPerform(iterations: slices) { slice in
+        let lower = count * slice / slices
+        let upper = count * (slice + 1) / slices
+        for i in lower..<upper {
+            let r: Result<Payslip, PayrollError>
+            do throws(PayrollError) { r = .success(try PayrollCalculator.calculate(inputs[i])) } catch { r = .failure(error) }
+            (results.base + i).initialize(to: r)
+        }
+    }
+    return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+        if let target = buffer.baseAddress { target.moveInitialize(from: results.base, count: count) }
+        initialized = count
+    }
+}
+
+/// Disjoint-index result buffer (as the engine's ResultSlots); its elements are moved out.
+final class LegacySlots: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Result<Payslip, PayrollError>>
+    init(count: Int) { base = .allocate(capacity: count) }
+    deinit { base.deallocate() }
+}
+
 struct Timing { var wall: Double; var cpu: Double; var encodeWall: Double; var encodeCPU: Double }
 
 @MainActor func timed(_ parallelism: Int) -> (Timing, [Result<Payslip, PayrollError>]) {
     let start = ContinuousClock.now, cpu0 = cpuSeconds()
-    let results = BatchCalculator.calculate(inputs, parallelism: parallelism)
+    let results = legacy && parallelism > 1 ? legacyCalculate(inputs, parallelism: parallelism)
+        : BatchCalculator.calculate(inputs, parallelism: parallelism)
     let d = start.duration(to: .now), cpu1 = cpuSeconds()
     var encodeWall = 0.0, encodeCPU = 0.0
     if encodes {
