@@ -3,7 +3,7 @@
 // to find what keeps two threads from doing twice the work of one:
 //
 //   compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R]
-//                   [--only P] [--private-calendars] [--synthetic] [--encode] [--digest] [--legacy]
+//                   [--only P] [--private-calendars] [--synthetic] [--encode] [--digest] [--legacy] [--compare-legacy] [--slice-costs] [--per-chunk]
 //
 // The store must hold a planned month-end (`payrun bench` leaves `payrun.run_chunks` behind).
 // Each repetition times `BatchCalculator.calculate` at parallelism 1 and T alternately (best of
@@ -13,7 +13,10 @@
 // rules-throughput). `--encode` also times the JSON encoding of the payslip lines
 // (`CalcResponseEncoder`, what `PayslipJSON` does per stored payslip). `--digest` prints an FNV-1a
 // digest of every output byte so that an optimisation can be checked to change nothing.
-// `--legacy` times the parallel side with the partition BatchCalculator had before (A/B).
+// `--legacy` times the parallel side with the partition BatchCalculator had before;
+// `--compare-legacy` times both, interleaved (1, T, T legacy, 1, …) for an A/B in one process.
+// `--slice-costs` measures each slice alone and prints the speed-up each partition allows.
+// `--per-chunk` calls the calculator once per run of inputs sharing a calendar (a chunk job).
 import Dispatch
 import Foundation
 import PayrollEngine
@@ -31,6 +34,9 @@ var synthetic = false
 var encodes = false
 var printsDigest = false
 var legacy = false
+var comparesLegacy = false
+var printsSliceCosts = false
+var perChunk = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -44,6 +50,9 @@ while let a = arguments.next() {
     case "--encode": encodes = true
     case "--digest": printsDigest = true
     case "--legacy": legacy = true
+    case "--compare-legacy": comparesLegacy = true
+    case "--slice-costs": printsSliceCosts = true
+    case "--per-chunk": perChunk = true
     default:
         print("usage: compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R] [--only P] [--private-calendars] [--synthetic] [--encode] [--digest]")
         exit(2)
@@ -156,10 +165,40 @@ final class LegacySlots: @unchecked Sendable {
 
 struct Timing { var wall: Double; var cpu: Double; var encodeWall: Double; var encodeCPU: Double }
 
+/// `--per-chunk`: the batch cut where the workplace calendar changes (one loaded chunk each), as
+/// the worker computes a chunk job: every call's inputs share one calendar.
+func chunkBounds(of inputs: [PayrollInput]) -> [Range<Int>] {
+    var bounds: [Range<Int>] = []
+    var lower = 0
+    func identity(_ i: Int) -> UnsafeRawPointer? {
+        inputs[i].workplace.holidays?.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+    for i in inputs.indices.dropFirst() where identity(i) != identity(i - 1) {
+        bounds.append(lower..<i)
+        lower = i
+    }
+    if lower < inputs.count { bounds.append(lower..<inputs.count) }
+    return bounds
+}
+let chunks = chunkBounds(of: inputs)
+
+@MainActor func calculate(_ parallelism: Int) -> [Result<Payslip, PayrollError>] {
+    func one(_ batch: [PayrollInput]) -> [Result<Payslip, PayrollError>] {
+        // A negative parallelism is the legacy partition at that many workers (`--compare-legacy`).
+        parallelism < 0 ? legacyCalculate(batch, parallelism: -parallelism)
+            : legacy && parallelism > 1 ? legacyCalculate(batch, parallelism: parallelism)
+            : BatchCalculator.calculate(batch, parallelism: parallelism)
+    }
+    guard perChunk else { return one(inputs) }
+    var all: [Result<Payslip, PayrollError>] = []
+    all.reserveCapacity(inputs.count)
+    for range in chunks { all += one(Array(inputs[range])) }
+    return all
+}
+
 @MainActor func timed(_ parallelism: Int) -> (Timing, [Result<Payslip, PayrollError>]) {
     let start = ContinuousClock.now, cpu0 = cpuSeconds()
-    let results = legacy && parallelism > 1 ? legacyCalculate(inputs, parallelism: parallelism)
-        : BatchCalculator.calculate(inputs, parallelism: parallelism)
+    let results = calculate(parallelism)
     let d = start.duration(to: .now), cpu1 = cpuSeconds()
     var encodeWall = 0.0, encodeCPU = 0.0
     if encodes {
@@ -173,8 +212,45 @@ struct Timing { var wall: Double; var cpu: Double; var encodeWall: Double; var e
                    encodeWall: encodeWall, encodeCPU: encodeCPU), results)
 }
 
-print("compute-scaling: \(inputs.count) inputs (\(synthetic ? "synthetic" : "loaded")\(privateCalendars ? ", private calendars" : "")), \(shiftCount) shifts, threads \(threads), repeat \(repetitions)")
-let sides = only.map { [$0] } ?? [1, threads]
+/// `--slice-costs`: the thread-CPU time of each slice computed alone on one thread (best of 3),
+/// for the legacy partition (4 slices per worker) and for 48-employee slices, and the wall time
+/// T workers would need taking the slices in index order, each the next free one (what
+/// `concurrentPerform` does): the speed-up the partition allows with no interference at all.
+@MainActor func sliceCostReport(slices: Int, workers: Int) -> String {
+    let count = inputs.count
+    var costs: [Double] = []
+    for slice in 0..<slices {
+        let lower = count * slice / slices, upper = count * (slice + 1) / slices
+        var best = Double.infinity
+        for _ in 0..<3 {
+            var t0 = timespec(), t1 = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0)
+            let r = BatchCalculator.calculate(Array(inputs[lower..<upper]), parallelism: 1)
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1)
+            precondition(r.count == upper - lower)
+            best = min(best, Double(t1.tv_sec - t0.tv_sec) + Double(t1.tv_nsec - t0.tv_nsec) / 1e9)
+        }
+        costs.append(best)
+    }
+    var free = [Double](repeating: 0, count: workers)
+    for c in costs {
+        let k = free.indices.min { free[$0] < free[$1] } ?? 0
+        free[k] += c
+    }
+    let total = costs.reduce(0, +), makespan = free.max() ?? 0
+    let sorted = costs.sorted()
+    return String(format: "%d slices: cost min %.1f / median %.1f / max %.1f ms; one thread %.3f s, %d workers %.3f s → at most %.2f×",
+                  slices, (sorted.first ?? 0) * 1e3, sorted[sorted.count / 2] * 1e3, (sorted.last ?? 0) * 1e3,
+                  total, workers, makespan, total / makespan)
+}
+
+print("compute-scaling: \(inputs.count) inputs (\(synthetic ? "synthetic" : "loaded")\(privateCalendars ? ", private calendars" : "")\(perChunk ? ", \(chunks.count) calls, one per calendar" : "")), \(shiftCount) shifts, threads \(threads), repeat \(repetitions)")
+if printsSliceCosts {
+    print("  " + sliceCostReport(slices: threads * 4, workers: threads))
+    print("  " + sliceCostReport(slices: (inputs.count + 47) / 48, workers: threads))
+    exit(0)
+}
+let sides = only.map { [$0] } ?? ([1, threads] + (comparesLegacy ? [-threads] : []))
 var best: [Int: Timing] = [:]
 var lastResults: [Result<Payslip, PayrollError>] = []
 for _ in 0..<repetitions {
@@ -192,13 +268,17 @@ for _ in 0..<repetitions {
 let n = Double(inputs.count)
 for p in sides {
     guard let t = best[p] else { continue }
-    var line = String(format: "  parallelism %d: best %.3f s = %.0f employees/s; CPU %.3f s = %.2f µs/employee",
-                      p, t.wall, n / t.wall, t.cpu, t.cpu / n * 1e6)
+    var line = String(format: p < 0 ? "  parallelism %d (legacy partition): best %.3f s = %.0f employees/s; CPU %.3f s = %.2f µs/employee"
+                                     : "  parallelism %d: best %.3f s = %.0f employees/s; CPU %.3f s = %.2f µs/employee",
+                      abs(p), t.wall, n / t.wall, t.cpu, t.cpu / n * 1e6)
     if encodes { line += String(format: "; encode %.3f s wall, %.2f µs CPU/employee", t.encodeWall, t.encodeCPU / n * 1e6) }
     print(line)
 }
 if only == nil, let one = best[1], let all = best[threads] {
     print(String(format: "  speed-up %.2f× (wall), CPU ratio %.2f", one.wall / all.wall, all.cpu / one.cpu))
+    if let old = best[-threads] {
+        print(String(format: "  legacy partition: speed-up %.2f× (wall), CPU ratio %.2f", one.wall / old.wall, old.cpu / one.cpu))
+    }
 }
 var failures = 0
 var net: Int64 = 0
