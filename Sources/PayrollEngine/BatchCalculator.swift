@@ -3,13 +3,25 @@ import PayrollRules
 
 /// Computes many employee-periods in parallel with `DispatchQueue.concurrentPerform`.
 ///
-/// Employees are independent, so the batch is cut into contiguous slices, one per work item, and
-/// every result is written to its input's index: the output order (and every amount) is the same
-/// whatever the thread count. A failing employee yields a `PayrollError` in its slot; the others
-/// are still computed.
+/// Employees are independent, so the batch is cut into contiguous slices of about
+/// `sliceEmployees` employees that the workers take one at a time, and every result is written to
+/// its input's index: the output order (and every amount) is the same whatever the thread count.
+/// A failing employee yields a `PayrollError` in its slot; the others are still computed.
+///
+/// Two things keep two cores from getting in each other's way (measured: `benchmarks/RESULTS.md`,
+/// "compute-speed"):
+/// - small slices: a worker that finishes early takes the next slice, so the last one to finish
+///   waits for at most one small slice (with a few big slices it could wait for a whole one);
+/// - no shared reference counts: the inputs of a chunk share one workplace calendar (the same
+///   array buffers), and every copy of an input retains and releases those buffers — atomic
+///   writes to the same cache lines from both cores. Each slice computes with its own copy of
+///   each calendar it meets (`CalendarCopies`), so those writes stay on one core. The copy holds
+///   the same entries, so every result is unchanged.
 public enum BatchCalculator {
     /// Upper bound on the employees one call accepts; callers chunk larger runs.
     public static let employeesMax = 1_000_000
+    /// Employees per work item when computing in parallel (≈ 0.5 ms of work).
+    static let sliceEmployees = 48
 
     /// - Parameters:
     ///   - inputs: one entry per employee-period.
@@ -24,12 +36,12 @@ public enum BatchCalculator {
         if workers == 1 {
             for i in 0..<count { results.store(compute(inputs[i]), at: i) }
         } else {
-            // A few slices per worker smooths out uneven employees without per-employee dispatch cost.
-            let slices = min(count, workers * 4)
+            let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
             DispatchQueue.concurrentPerform(iterations: slices) { slice in
                 let lower = count * slice / slices
                 let upper = count * (slice + 1) / slices
-                for i in lower..<upper { results.store(compute(inputs[i]), at: i) }
+                var calendars = CalendarCopies()
+                for i in lower..<upper { results.store(compute(calendars.ownCopy(of: inputs, at: i)), at: i) }
             }
         }
         return results.finish()
@@ -42,6 +54,42 @@ public enum BatchCalculator {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+/// The workplace calendars one work item computes with: a private copy of each calendar met (its
+/// own array buffers, built from the same entries), so the retains and releases of the calendar
+/// while computing touch memory no other thread writes. Consecutive inputs of a batch share their
+/// calendar (one chunk = one workplace), so one copy serves a whole run of them; a calendar is
+/// recognised by its entries' buffer (two calendars with the same buffer have the same entries,
+/// and a calendar is a function of its entries). An input without a calendar (the built-in KR
+/// calendar) gets a copy of `HolidayCalendar.korea`, shared by every input too.
+struct CalendarCopies {
+    /// Which calendar `copy` copies: the built-in one, or the one whose entries are at this address.
+    private enum Source: Equatable {
+        case korea
+        case entries(UnsafeRawPointer?)
+    }
+
+    private var current: (source: Source, copy: HolidayCalendar)?
+
+    /// `inputs[i]` with `workplace.holidays` replaced by this work item's copy of the same calendar.
+    /// Built field by field from the array element (a copy of the whole input would retain and
+    /// release the shared calendar once more per employee).
+    mutating func ownCopy(of inputs: [PayrollInput], at i: Int) -> PayrollInput {
+        let calendar = own(inputs[i].workplace.holidays)
+        return PayrollInput(periodStart: inputs[i].periodStart, periodEnd: inputs[i].periodEnd, payDate: inputs[i].payDate,
+                            workplace: Workplace(fiveOrMore: inputs[i].workplace.fiveOrMore, holidays: calendar),
+                            employee: inputs[i].employee, contract: inputs[i].contract, shifts: inputs[i].shifts,
+                            absences: inputs[i].absences)
+    }
+
+    private mutating func own(_ calendar: HolidayCalendar?) -> HolidayCalendar {
+        let source: Source = calendar.map { c in .entries(c.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }) } ?? .korea
+        if let current, current.source == source { return current.copy }
+        let copy = HolidayCalendar(calendar?.entries ?? HolidayCalendar.korea.entries)
+        current = (source, copy)
+        return copy
     }
 }
 

@@ -6,8 +6,11 @@
 /// Korean text, passes through as UTF-8.
 public struct JSONWriter {
     public var bytes: [UInt8]
-    /// Whether the next member or element needs a leading comma, one entry per open container.
-    private var needsComma: [Bool] = []
+    /// Whether the next member or element needs a leading comma, one bit per open container
+    /// (bit d − 1 for depth d ≤ 64; deeper levels in `deepNeedsComma`): no array traffic per value.
+    private var commaBits: UInt64 = 0
+    private var depth = 0
+    private var deepNeedsComma: [Bool] = []
 
     public init(capacity: Int = 1024) {
         bytes = []
@@ -20,18 +23,15 @@ public struct JSONWriter {
 
     // MARK: Containers
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes `"key":`; the value call that follows completes the member.
     public mutating func key(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = separate()
+        appendKey(key, comma: comma)
         afterKey = true
     }
 
@@ -44,84 +44,172 @@ public struct JSONWriter {
     /// Empties the buffer, keeping its capacity (after the bytes were written out).
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        commaBits = 0
+        depth = 0
+        deepNeedsComma.removeAll(keepingCapacity: true)
         afterKey = false
     }
 
     // MARK: Values
 
     public mutating func value(_ v: Int64) {
-        separate()
-        appendInteger(v)
+        let comma = separate()
+        appendToken(comma: comma, capacity: 21) { p in Self.writeInteger(v, to: p) }
     }
 
     public mutating func value(_ v: Int) { value(Int64(v)) }
 
     public mutating func value(_ v: Bool) {
-        separate()
-        bytes.append(contentsOf: v ? Array("true".utf8) : Array("false".utf8))
+        let comma = separate()
+        appendLiteral(v ? "true" : "false", comma: comma)
     }
 
     public mutating func null() {
-        separate()
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        let comma = separate()
+        appendLiteral("null", comma: comma)
     }
 
     public mutating func value(_ s: String) {
-        separate()
-        appendEscaped(s)
+        let comma = separate()
+        appendToken(comma: comma, capacity: 1) { p in p[0] = UInt8(ascii: "\""); return 1 }
+        appendEscapedBody(s)
     }
 
     /// An exact rational: a JSON number when whole, else the string `"p/q"` (calc-api rule 10).
+    /// Written straight from the two integers (the same bytes as escaping `r.description`).
     public mutating func value(_ r: Rational) {
-        if r.isInteger { value(r.numerator) } else { value(r.description) }
+        if r.isInteger { value(r.numerator); return }
+        let comma = separate()
+        appendToken(comma: comma, capacity: 44) { p in
+            p[0] = UInt8(ascii: "\"")
+            var n = 1 + Self.writeInteger(r.numerator, to: p + 1)
+            p[n] = UInt8(ascii: "/")
+            n += 1
+            n += Self.writeInteger(r.denominator, to: p + n)
+            p[n] = UInt8(ascii: "\"")
+            return n + 1
+        }
     }
 
     // MARK: Members (key + value)
 
-    public mutating func member(_ k: StaticString, _ v: Int64) { key(k); value(v) }
-    public mutating func member(_ k: StaticString, _ v: String) { key(k); value(v) }
+    public mutating func member(_ k: StaticString, _ v: Int64) {
+        let comma = separate()
+        let keyBytes = k.utf8CodeUnitCount
+        appendToken(comma: comma, capacity: keyBytes + 3 + 20) { p in
+            let n = Self.writeKey(k, to: p)
+            return n + Self.writeInteger(v, to: p + n)
+        }
+    }
+
+    public mutating func member(_ k: StaticString, _ v: String) {
+        let comma = separate()
+        appendToken(comma: comma, capacity: k.utf8CodeUnitCount + 4) { p in
+            let n = Self.writeKey(k, to: p)
+            p[n] = UInt8(ascii: "\"")
+            return n + 1
+        }
+        appendEscapedBody(v)
+    }
+
     public mutating func member(_ k: StaticString, _ v: Rational) { key(k); value(v) }
     public mutating func member(_ k: StaticString, _ v: Bool) { key(k); value(v) }
 
     // MARK: Internals
 
-    private mutating func separate() {
-        if afterKey { afterKey = false; return }
-        guard !needsComma.isEmpty else { return }
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+    private mutating func open(_ bracket: UInt8) {
+        let comma = separate()
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(bracket)
+        depth += 1
+        if depth <= 64 {
+            commaBits &= ~(1 << UInt64(depth - 1))
+        } else {
+            deepNeedsComma.append(false)
+        }
     }
 
-    private mutating func appendInteger(_ v: Int64) {
-        if v == 0 { bytes.append(UInt8(ascii: "0")); return }
+    private mutating func close(_ bracket: UInt8) {
+        precondition(depth > 0, "JSONWriter: closing a container that is not open")
+        if depth > 64 { deepNeedsComma.removeLast() }
+        depth -= 1
+        bytes.append(bracket)
+    }
+
+    /// Whether the value about to be written needs a leading comma (and records that the next one will).
+    @inline(__always)
+    private mutating func separate() -> Bool {
+        if afterKey { afterKey = false; return false }
+        guard depth > 0 else { return false }
+        if depth <= 64 {
+            let bit: UInt64 = 1 << UInt64(depth - 1)
+            defer { commaBits |= bit }
+            return commaBits & bit != 0
+        }
+        defer { deepNeedsComma[deepNeedsComma.count - 1] = true }
+        return deepNeedsComma[deepNeedsComma.count - 1]
+    }
+
+    /// Appends an optional comma and then up to `capacity` bytes that `write` puts at the pointer
+    /// it gets (returning how many), with a single append to `bytes`.
+    @inline(__always)
+    private mutating func appendToken(comma: Bool, capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity + 1) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            var n = 0
+            if comma { base[0] = UInt8(ascii: ","); n = 1 }
+            n += write(base + n)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+        }
+    }
+
+    private mutating func appendKey(_ key: StaticString, comma: Bool) {
+        appendToken(comma: comma, capacity: key.utf8CodeUnitCount + 3) { p in Self.writeKey(key, to: p) }
+    }
+
+    private mutating func appendLiteral(_ literal: StaticString, comma: Bool) {
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// `"key":` at `p`; returns its length (key + 3).
+    @inline(__always)
+    private static func writeKey(_ key: StaticString, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = key.utf8CodeUnitCount
+        p[0] = UInt8(ascii: "\"")
+        (p + 1).update(from: key.utf8Start, count: count)
+        p[count + 1] = UInt8(ascii: "\"")
+        p[count + 2] = UInt8(ascii: ":")
+        return count + 3
+    }
+
+    /// The decimal digits of `v` (with a leading `-` when negative) at `p`; returns their count
+    /// (≤ 20: |Int64.min| has 19 digits).
+    @inline(__always)
+    private static func writeInteger(_ v: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var m = v.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buf in
-            while m > 0 {
-                buf[count] = UInt8(m % 10) + 48
-                m /= 10
-                count += 1
-            }
-        }
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        withUnsafeBytes(of: &digits) { buf in
-            var i = count - 1
-            while i >= 0 { bytes.append(buf[i]); i -= 1 }
-        }
+        var digitCount = 1
+        var power: UInt64 = 10
+        while digitCount < 19 && m >= power { digitCount += 1; power &*= 10 }
+        let sign = v < 0 ? 1 : 0
+        if sign == 1 { p[0] = UInt8(ascii: "-") }
+        var i = sign + digitCount
+        repeat {
+            i -= 1
+            p[i] = UInt8(truncatingIfNeeded: m % 10) &+ UInt8(ascii: "0")
+            m /= 10
+        } while m > 0
+        return sign + digitCount
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private mutating func appendEscaped(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
+    /// The escaped text of `s` and its closing quote (the opening one is written by the caller).
+    private mutating func appendEscapedBody(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             var runStart = 0
-            var i = 0
+            var i = Self.firstEscapeCandidate(utf8, from: 0)
             while i < utf8.count {
                 let c = utf8[i]
                 if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
@@ -145,5 +233,26 @@ public struct JSONWriter {
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that may need escaping (below 0x20, `"` or
+    /// `\`), or `utf8.count`: eight bytes per step (a byte-wise test of whole words), so text
+    /// without such bytes — every 계산방법 — is skipped quickly.
+    @inline(__always)
+    private static func firstEscapeCandidate(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return utf8.count }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= utf8.count {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (excluding bytes ≥ 0x80, which are never below 0x20), or equal to 0x22 or 0x5C.
+            let below20 = (w &- ones &* 0x20) & ~w & highs
+            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+            let isQuote = (quote &- ones) & ~quote & highs
+            let isBackslash = (backslash &- ones) & ~backslash & highs
+            if below20 | isQuote | isBackslash != 0 { return i }
+            i += 8
+        }
+        return i
     }
 }

@@ -39,9 +39,14 @@ struct MethodText {
 
     /// A `String` piece (a printed rate, a name). Literals go through `add(_:)` as `StaticString`
     /// (no copy, no `withUTF8`).
+    /// Reads a native string's bytes in place: no copy of `text`, so no retain and release of a
+    /// printed rate shared by every employee (both cores would write its reference count).
     mutating func add(string text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { append($0) }
+        if done == nil {
+            var text = text
+            text.withUTF8 { append($0) }
+        }
     }
 
     /// An amount with thousands separators, as `Money.grouped` prints it: `1,692,480`.
