@@ -119,6 +119,28 @@ struct PayslipReferenceTests {
         try connection.execute("DELETE FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = $2", [.int(F.tenantA), .int(F.runA)])
     }
 
+    @Test("a payslip re-keyed to an unknown employee or run is refused; updates that keep the key need no check")
+    func payslipRekey_isChecked() throws {
+        let connection = try Self.database("refs_rekey").connection
+        let employee = #expect(throws: PostgresError.self) {
+            try connection.execute("UPDATE payrun.payslips SET employee_id = 424242 WHERE tenant_id = $1 AND employee_id = $2",
+                                   [.int(F.tenantA), .int(F.employeeA)])
+        }
+        #expect(employee?.kind == .foreignKeyViolation)
+        #expect(employee?.column == "employee_id")
+        let run = #expect(throws: PostgresError.self) {
+            try connection.execute("UPDATE payrun.payslips SET run_id = 777777 WHERE tenant_id = $1 AND employee_id = $2",
+                                   [.int(F.tenantA), .int(F.employeeA)])
+        }
+        #expect(run?.kind == .foreignKeyViolation)
+        #expect(run?.column == "run_id")
+        try connection.execute("UPDATE payrun.payslips SET employee_id = $2 WHERE tenant_id = $1 AND employee_id = $3",
+                               [.int(F.tenantA), .int(Self.spareEmployee), .int(F.employeeA)])
+        try connection.execute("UPDATE payrun.payslips SET revision = revision + 1 WHERE tenant_id = $1", [.int(F.tenantA)])
+        #expect(try connection.queryOne("SELECT employee_id FROM payrun.payslips WHERE tenant_id = $1", [.int(F.tenantA)])?.int64(at: 0)
+                == Self.spareEmployee)
+    }
+
     @Test("TRUNCATE of a referenced table is refused unless payslips is truncated in the same command")
     func truncate_isRefusedWhilePayslipsExist() throws {
         let connection = try Self.database("refs_truncate").connection
