@@ -13,7 +13,7 @@ struct BenchRunCommand: ParsableCommand {
         discussion: """
             For each --employees size: a database payrun_bench_e<size> on the server, seeded by
             StoreSeeder (or reused when it was seeded with the same spec), VACUUM ANALYZE, then
-            in this order on the same data:
+            in this order on the same data, each step after a CHECKPOINT:
               1. payrun: schedule month-end for every tenant and run an in-process WorkerPool
                  (--threads job threads) until every run is calculated; wall time, rates, time
                  per phase summed over chunks, peak RSS of this process during the run;
@@ -73,12 +73,15 @@ struct BenchRunCommand: ParsableCommand {
             let spec = SeedSpec(tenants: min(tenants, size), employees: size, shiftsPerEmployee: shiftsPerEmployee, seed: seed, period: period)
             let store = try BenchStore.prepare(spec, server: bench, log: log, progress: progress)
             let periodEnd = period.adding(days: LocalDate.daysInMonth(year: period.year, month: period.month) - 1)
+            BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
             log("\(store.name): payrun month-end, \(threads) threads, chunks of \(chunkSize)…")
             let payrun = try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
                                                    period: (period.year, period.month), progress: progress)
+            BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
             log("\(store.name): floor…")
             let floor = try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
                                                  progress: progress)
+            BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
             log("\(store.name): SQL baseline…")
             let peer = try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
             log("\(store.name): compute scaling…")
