@@ -6,13 +6,15 @@ import PostgresClient
 /// the runs read `FOR KEY SHARE` in run-id order; each part checked as `process` checks a chunk (a
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
-/// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then per part, in
-/// (run id, chunk) order, `RunFinalizer.completeChunk` marks its `run_chunks` row finished, and
-/// the runs whose last part was here are finalized together (`RunFinalizer.finalize(runIds:)`).
+/// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then every part's
+/// `run_chunks` row is marked finished and the runs' chunk counts advanced with a fixed number of
+/// statements (`RunFinalizer.completeChunks`), and the runs whose last part was here are
+/// finalized together (`RunFinalizer.finalize(runIds:)`).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
-/// part's own completion (its digest, row update and, for a last part, the run's finalization).
+/// job's completion of all parts (digests, row updates, finalization of the runs it finished),
+/// apportioned like the others.
 extension ChunkProcessor {
     /// One part of a packed job, as its payload lists it.
     public struct PartRequest: Sendable, Hashable {
@@ -51,6 +53,10 @@ extension ChunkProcessor {
         var outcome = PartsOutcome()
         var mark = clock.now
         func lap() -> Duration { let now = clock.now; defer { mark = now }; return now - mark }
+        var listed = Set<[Int64]>()
+        for part in parts where !listed.insert([part.runId, Int64(part.chunkNo)]).inserted {
+            throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
+        }
         let runIds = Array(Set(parts.map(\.runId))).sorted()
         let runs = try connection.query("""
             SELECT \(PayrollRun.columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE
@@ -99,24 +105,28 @@ extension ChunkProcessor {
         try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey, on: connection)
         outcome.timings.write = lap()
 
-        // Finish in (run id, chunk) order: the run rows are updated in the order they were locked.
+        // Finish every part with a fixed number of statements (RunFinalizer.completeChunks), then
+        // finalize the runs whose last part this was, with one statement.
         let totalEmployees = max(computedAll.count, 1)
-        for i in active.indices.sorted(by: { (active[$0].request.runId, active[$0].request.chunkNo) < (active[$1].request.runId, active[$1].request.chunkNo) }) {
+        let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
-            var partTimings = ChunkPhaseTimings()
-            partTimings.load = outcome.timings.load * share / totalEmployees
-            partTimings.compute = outcome.timings.compute * share / totalEmployees
-            partTimings.write = outcome.timings.write * share / totalEmployees
-            partTimings.shiftsLoaded = chunks[i].shiftsLoaded
-            let request = active[i].request
-            if try RunFinalizer.completeChunk(tenantId: tenantId, runId: request.runId, chunkNo: request.chunkNo,
-                                              phases: (partTimings, clock.now), finalizing: false, on: connection) {
-                outcome.finalizedRunIds.append(request.runId)
-            }
+            return RunFinalizer.PartCompletion(
+                runId: active[i].request.runId, chunkNo: active[i].request.chunkNo,
+                loadMicros: (outcome.timings.load * share / totalEmployees).wholeMicroseconds,
+                computeMicros: (outcome.timings.compute * share / totalEmployees).wholeMicroseconds,
+                writeMicros: (outcome.timings.write * share / totalEmployees).wholeMicroseconds,
+                shiftsLoaded: chunks[i].shiftsLoaded)
         }
-        // The runs whose last part this was, with one statement.
+        outcome.finalizedRunIds = try RunFinalizer.completeChunks(tenantId: tenantId, parts: completions, on: connection)
         try RunFinalizer.finalize(tenantId: tenantId, runIds: outcome.finalizedRunIds, on: connection)
         outcome.timings.finish = lap()
+        try RunFinalizer.recordFinishTimes(
+            tenantId: tenantId,
+            parts: active.indices.map { i in
+                (active[i].request.runId, active[i].request.chunkNo,
+                 (outcome.timings.finish * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
+            },
+            on: connection)
         outcome.partsDone = active.count
         for p in computedAll {
             switch p.result {

@@ -72,9 +72,7 @@ public enum RunFinalizer {
         // `failed` by a chunk job that ran out of attempts (RunFailure) is finalized once a retry
         // of that job has finished every chunk.
         let status = try row.string(at: 2)
-        let finalizable: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
-                                        PayrollRunStatus.calculatedWithErrors.rawValue, PayrollRunStatus.failed.rawValue]
-        guard done >= total, finalizable.contains(status) else { return false }
+        guard done >= total, finalizableStatuses.contains(status) else { return false }
         if finalizing { try finalize(tenantId: tenantId, runId: runId, on: connection) }
         return true
     }
