@@ -3,9 +3,11 @@ import PostgresClient
 import Testing
 @testable import PayrollStore
 
-/// Migration 0013 replaced payslips' two per-row foreign keys by per-statement checks: these tests
-/// hold the replacement to everything the foreign keys guaranteed, including under concurrency.
-@Suite("Payslip references (0013)")
+/// Migration 0013 replaced payslips' two per-row foreign keys by per-statement checks, and 0015
+/// replaced the employee row locks of a READ COMMITTED insert by a per-tenant advisory interlock
+/// with employee deletions: these tests hold the replacement to everything the foreign keys
+/// guaranteed, including under concurrency.
+@Suite("Payslip references (0013, 0015)")
 struct PayslipReferenceTests {
     typealias F = StoreFixture
 
@@ -214,6 +216,69 @@ struct PayslipReferenceTests {
         }
         #expect(error?.kind == .serializationFailure)
         try connection.execute("ROLLBACK")
+    }
+
+    @Test("at READ COMMITTED a payslip insert locks no employee row (0015); at REPEATABLE READ it locks it FOR KEY SHARE")
+    func readCommittedInsert_takesNoEmployeeRowLock() throws {
+        let connection = try Self.database("refs_no_row_lock").connection
+        let lockedByMe = """
+            SELECT xmax::text = (pg_current_xact_id()::text::bigint % 4294967296)::text FROM payrun.employees WHERE tenant_id = $1 AND id = $2
+            """
+        try connection.execute("BEGIN")
+        try F.insertPayslip(connection, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
+        #expect(try connection.queryOne(lockedByMe, [.int(F.tenantA), .int(Self.spareEmployee)])?.bool(at: 0) == false)
+        try connection.execute("ROLLBACK")
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        try F.insertPayslip(connection, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
+        #expect(try connection.queryOne(lockedByMe, [.int(F.tenantA), .int(Self.spareEmployee)])?.bool(at: 0) == true)
+        try connection.execute("ROLLBACK")
+    }
+
+    @Test("a READ COMMITTED insert waiting on its employee's deletion fails once the deletion commits, naming the employee")
+    func insertWaitingOnDelete_afterDeleteCommits_isRefused() throws {
+        let (connection, url) = try Self.database("refs_race_insert_rc")
+        // The deletion passed its own check (no payslip yet) and holds the tenant's interlock.
+        try connection.execute("BEGIN")
+        try connection.execute("DELETE FROM payrun.employees WHERE tenant_id = $1 AND id = $2", [.int(F.tenantA), .int(Self.spareEmployee)])
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                let inserter = try PostgresConnection(url: url)
+                defer { inserter.close() }
+                try F.insertPayslip(inserter, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
+                outcome.set(nil)
+            } catch let error as PostgresError {
+                outcome.set(error)
+            } catch {
+                outcome.set(PostgresError(kind: .other, message: "\(error)"))
+            }
+            done.signal()
+        }
+        thread.start()
+        try Self.waitForLockWait(on: connection)
+        try connection.execute("COMMIT")
+        done.wait()
+        #expect(outcome.value?.kind == .foreignKeyViolation)
+        #expect(outcome.value?.column == "employee_id")
+        #expect(outcome.value?.message.contains("employee \(Self.spareEmployee) of tenant \(F.tenantA) does not exist") == true)
+        #expect(try connection.queryOne("SELECT count(*) FROM payrun.payslips WHERE employee_id = $1", [.int(Self.spareEmployee)])?.int64(at: 0) == 0)
+    }
+
+    @Test("payslip inserts of other tenants do not wait for an employee deletion")
+    func deletionInterlock_isPerTenant() throws {
+        let (connection, url) = try Self.database("refs_interlock_tenant")
+        try connection.execute("BEGIN")
+        try connection.execute("DELETE FROM payrun.employees WHERE tenant_id = $1 AND id = $2", [.int(F.tenantA), .int(Self.spareEmployee)])
+        let other = try PostgresConnection(url: url)
+        defer { other.close() }
+        try other.execute("SET lock_timeout = '5s'")
+        try other.execute("INSERT INTO payrun.employees (tenant_id, id, workplace_id, name) VALUES ($1, 2299, $2, 'Spare B')",
+                          [.int(F.tenantB), .int(F.workplaceB)])
+        try F.insertPayslip(other, tenant: F.tenantB, run: F.runB, employee: 2299)
+        try connection.execute("ROLLBACK")
+        #expect(try other.queryOne("SELECT count(*) FROM payrun.payslips WHERE tenant_id = $1 AND employee_id = 2299",
+                                   [.int(F.tenantB)])?.int64(at: 0) == 1)
     }
 
     /// Polls until some other backend of this database waits for a lock.
