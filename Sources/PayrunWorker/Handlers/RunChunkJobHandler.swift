@@ -108,7 +108,7 @@ extension RunChunkJobHandler {
                 if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
                 try JobQueue.complete(job, on: c)
                 return outcome
-            } catch let error as PayrollStoreError where error.kind == .notFound {
+            } catch let error as PayrollStoreError where error.kind == .notFound || error.kind == .invalidRequest {
                 throw JobFailure.permanent(error.description)
             }
         }
