@@ -99,6 +99,17 @@ public struct BinaryCopyRow {
         return try body(bytes)
     }
 
+    /// The raw bytes of the next field, which must not be NULL (the same error as `text()`),
+    /// without copying, valid only inside `body`: for decoding a text field without a `String`.
+    @inlinable
+    public mutating func withNonNullTextBytes<R>(_ body: (UnsafeRawBufferPointer) throws(PostgresError) -> R) throws(PostgresError) -> R {
+        let length = try nextLength()
+        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
+        offset += length
+        return try body(bytes)
+    }
+
     /// `bytea` as bytes (copied).
     @inlinable
     public mutating func bytea() throws(PostgresError) -> [UInt8] {
