@@ -12,20 +12,46 @@ extension ChunkLoader {
         var shiftsLoaded: Int
     }
 
-    /// Maps the employee id of a child row to its index in `employees`. Rows mostly arrive
-    /// grouped by employee, so the previous row's answer is kept and the dictionary consulted
-    /// only when the employee changes.
-    struct EmployeeIndexCache {
-        let indexById: [Int64: Int]
+    /// Maps the employee id of a child row to its index in `employees` (sorted by id). A chunk's
+    /// ids are (nearly) contiguous, so normally a table indexed by `id - first` answers without
+    /// hashing; ids spread wider than four times their count fall back to `indexById`. Rows mostly
+    /// arrive grouped by employee, so the previous row's answer is kept as well.
+    struct EmployeeIndex {
+        private let firstId: Int64
+        /// Index + 1 of the employee with id `firstId + k`, 0 for none; empty when not dense.
+        private let dense: [Int32]
+        private let indexById: [Int64: Int]
         private var lastId: Int64?
         private var lastIndex: Int?
 
-        init(_ indexById: [Int64: Int]) { self.indexById = indexById }
+        init(employees: [EmployeeRow], indexById: [Int64: Int]) {
+            self.indexById = indexById
+            firstId = employees.first?.id ?? 0
+            let span = (employees.last?.id ?? 0).subtractingReportingOverflow(firstId)
+            guard !span.overflow, span.partialValue < Int64(employees.count) * 4 + 64,
+                  employees.count < Int(Int32.max) else {
+                dense = []
+                return
+            }
+            var table = [Int32](repeating: 0, count: employees.isEmpty ? 0 : Int(span.partialValue) + 1)
+            for (i, e) in employees.enumerated() { table[Int(e.id - firstId)] = Int32(i + 1) }
+            dense = table
+        }
 
         mutating func index(of id: Int64) -> Int? {
             if id == lastId { return lastIndex }
             lastId = id
-            lastIndex = indexById[id]
+            if dense.isEmpty {
+                lastIndex = indexById[id]
+            } else {
+                let offset = id.subtractingReportingOverflow(firstId)
+                if !offset.overflow, offset.partialValue >= 0, offset.partialValue < Int64(dense.count) {
+                    let slot = Int(dense[Int(offset.partialValue)])
+                    lastIndex = slot == 0 ? nil : slot - 1
+                } else {
+                    lastIndex = nil
+                }
+            }
             return lastIndex
         }
     }
@@ -44,7 +70,7 @@ extension ChunkLoader {
 
         // Contracts overlapping the period.
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
-        var index = EmployeeIndexCache(indexById)
+        var index = EmployeeIndex(employees: employees, indexById: indexById)
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,

@@ -67,17 +67,17 @@ public struct BinaryCopyRow {
     }
 
     /// `smallint`.
-    @inlinable public mutating func int16() throws(PostgresError) -> Int16 { try fixed(Int16.self) }
+    @inlinable @inline(__always) public mutating func int16() throws(PostgresError) -> Int16 { try fixed(Int16.self) }
     /// `integer`.
-    @inlinable public mutating func int32() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    @inlinable @inline(__always) public mutating func int32() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
     /// `bigint`.
-    @inlinable public mutating func int64() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+    @inlinable @inline(__always) public mutating func int64() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
     /// `boolean`.
-    @inlinable public mutating func bool() throws(PostgresError) -> Bool { try fixed(UInt8.self) != 0 }
+    @inlinable @inline(__always) public mutating func bool() throws(PostgresError) -> Bool { try fixed(UInt8.self) != 0 }
     /// `date` as days since 2000-01-01.
-    @inlinable public mutating func date() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    @inlinable @inline(__always) public mutating func date() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
     /// `timestamptz` (or `timestamp`) as microseconds since 2000-01-01 00:00 UTC.
-    @inlinable public mutating func timestamptz() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+    @inlinable @inline(__always) public mutating func timestamptz() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
 
     /// `text`/`varchar`/`name`/`json` as a String (allocates; see `withTextBytes` to avoid it).
     @inlinable
