@@ -18,8 +18,13 @@ public enum PayslipJSON {
         return w.bytes
     }
 
-    public static func warnings(_ warnings: [PayrollWarning]) -> [UInt8] {
-        var w = JSONWriter(capacity: 128)
+    /// With `jsonbVersionByte`, the bytes start with jsonb's binary format version (1), as
+    /// `PayslipWriter.jsonb` would prepend it (without a second array).
+    public static func warnings(_ warnings: [PayrollWarning], jsonbVersionByte: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        if jsonbVersionByte { bytes.append(1) }
+        var w = JSONWriter(appendingTo: consume bytes)  // moved: no copy on the first append
         CalcResponseEncoder.write(warnings, to: &w)
         return w.bytes
     }
