@@ -30,6 +30,15 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "load-encode",
+            dependencies: [
+                .product(name: "PayrollRules", package: rootPackage),
+                .product(name: "PayrollEngine", package: rootPackage),
+                .product(name: "PayrollStore", package: rootPackage),
+                .product(name: "PostgresClient", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
             name: "copy-throughput",
             dependencies: [
                 .product(name: "PostgresClient", package: rootPackage),

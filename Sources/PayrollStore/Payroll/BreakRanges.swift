@@ -19,21 +19,33 @@ struct BreakRanges: Sendable, Equatable {
     /// a flags byte, then the lower and upper bounds present (each an int32 length and, for
     /// timestamptz, 8 bytes of microseconds since 2000-01-01 UTC).
     init(multirange bytes: UnsafeRawBufferPointer) {
-        do throws(Malformed) {
-            windows = try Self.decode(bytes)
-        } catch {
-            windows = [nil]
-        }
+        var windows: [Window?] = []
+        _ = Self.decode(multirange: bytes, appendingTo: &windows)
+        self.windows = windows
     }
 
     struct Malformed: Error {}
 
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [Window?] {
+    /// Decodes `bytes` onto the end of `windows` (the loader keeps the windows of a whole chunk in
+    /// one array) and returns the range of what it appended; a malformed value appends a single
+    /// nil, as `init(multirange:)` keeps `[nil]`.
+    static func decode(multirange bytes: UnsafeRawBufferPointer, appendingTo windows: inout [Window?]) -> Range<Int32> {
+        let start = windows.count
+        do throws(Malformed) {
+            try decode(bytes, appendingTo: &windows)
+        } catch {
+            windows.removeSubrange(start...)
+            windows.append(nil)
+        }
+        // A chunk holding 2³¹ windows (at least 16 GiB of them) cannot be loaded anyway.
+        precondition(windows.count <= Int(Int32.max), "break windows of one chunk fit Int32 indices")
+        return Int32(start)..<Int32(windows.count)
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, appendingTo windows: inout [Window?]) throws(Malformed) {
         var reader = Reader(bytes: bytes)
         let count = try reader.int32()
         guard count >= 0, count <= 10_000 else { throw Malformed() }
-        var windows: [Window?] = []
-        windows.reserveCapacity(Int(count))
         for _ in 0..<count {
             let length = try reader.int32()
             let end = reader.offset + Int(length)
@@ -51,7 +63,6 @@ struct BreakRanges: Sendable, Equatable {
             }
         }
         guard reader.offset == bytes.count else { throw Malformed() }
-        return windows
     }
 
     init(windows: [Window?]) { self.windows = windows }

@@ -4,10 +4,56 @@ import PostgresClient
 extension ChunkLoader {
     /// The child rows of loaded employees, grouped by employee (index of `employees`) and sorted.
     struct ChildRows {
-        var contracts: [[ContractRow]]
-        var shifts: [[ShiftRow]]
-        var absences: [[AbsenceRow]]
+        var contracts: GroupedRows<ContractRow>
+        var shifts: GroupedRows<ShiftRow>
+        /// The explicit break windows of all shifts (`ShiftRow.breaks` are ranges of it).
+        var breakWindows: [BreakRanges.Window?]
+        var absences: GroupedRows<AbsenceRow>
         var shiftsLoaded: Int
+    }
+
+    /// Maps the employee id of a child row to its index in `employees` (sorted by id). A chunk's
+    /// ids are (nearly) contiguous, so normally a table indexed by `id - first` answers without
+    /// hashing; ids spread wider than four times their count fall back to `indexById`. Rows mostly
+    /// arrive grouped by employee, so the previous row's answer is kept as well.
+    struct EmployeeIndex {
+        private let firstId: Int64
+        /// Index + 1 of the employee with id `firstId + k`, 0 for none; empty when not dense.
+        private let dense: [Int32]
+        private let indexById: [Int64: Int]
+        private var lastId: Int64?
+        private var lastIndex: Int?
+
+        init(employees: [EmployeeRow], indexById: [Int64: Int]) {
+            self.indexById = indexById
+            firstId = employees.first?.id ?? 0
+            let span = (employees.last?.id ?? 0).subtractingReportingOverflow(firstId)
+            guard !span.overflow, span.partialValue < Int64(employees.count) * 4 + 64,
+                  employees.count < Int(Int32.max) else {
+                dense = []
+                return
+            }
+            var table = [Int32](repeating: 0, count: employees.isEmpty ? 0 : Int(span.partialValue) + 1)
+            for (i, e) in employees.enumerated() { table[Int(e.id - firstId)] = Int32(i + 1) }
+            dense = table
+        }
+
+        mutating func index(of id: Int64) -> Int? {
+            if id == lastId { return lastIndex }
+            lastId = id
+            if dense.isEmpty {
+                lastIndex = indexById[id]
+            } else {
+                let offset = id.subtractingReportingOverflow(firstId)
+                if !offset.overflow, offset.partialValue >= 0, offset.partialValue < Int64(dense.count) {
+                    let slot = Int(dense[Int(offset.partialValue)])
+                    lastIndex = slot == 0 ? nil : slot - 1
+                } else {
+                    lastIndex = nil
+                }
+            }
+            return lastIndex
+        }
     }
 
     /// Reads the contracts overlapping the period and the shifts and absences in the window of
@@ -23,7 +69,8 @@ extension ChunkLoader {
         // `indexById` (rows of employees not loaded are dropped) and sorted per employee below.
 
         // Contracts overlapping the period.
-        var contracts = [[ContractRow]](repeating: [], count: employees.count)
+        var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
+        var index = EmployeeIndex(employees: employees, indexById: indexById)
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
@@ -40,15 +87,15 @@ extension ChunkLoader {
                         AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(periodStart)))
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
-                contracts[i].append(try ContractRow(row: &row))
+                guard let i = index.index(of: try row.int64()) else { return }
+                contracts.append(try ContractRow(row: &row), group: i)
             }
         }
 
         // Shifts in the window; explicit breaks arrive as the binary tstzmultirange.
-        var shifts = [[ShiftRow]](repeating: [], count: employees.count)
-        var shiftsLoaded = 0
+        // About as many shifts as the last chunk had per employee (a month's worth), to spare regrowth.
+        var shifts = GroupedRows<ShiftRow>.Builder(reservingCapacity: employees.count * 32)
+        var breakWindows: [BreakRanges.Window?] = []
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
@@ -58,22 +105,20 @@ extension ChunkLoader {
                         AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
+                guard let i = index.index(of: try row.int64()) else { return }
                 let id = try row.int64()
                 let shift = ShiftRow(id: id, startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
                                      breakMinutes: try row.optionalInt32(),
-                                     breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> BreakRanges? in
+                                     breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> Range<Int32>? in
                                          guard let bytes else { return nil }
-                                         return BreakRanges(multirange: bytes)
+                                         return BreakRanges.decode(multirange: bytes, appendingTo: &breakWindows)
                                      })
-                shifts[i].append(shift)
-                shiftsLoaded += 1
+                shifts.append(shift, group: i)
             }
         }
 
         // Absences in the window.
-        var absences = [[AbsenceRow]](repeating: [], count: employees.count)
+        var absences = GroupedRows<AbsenceRow>.Builder()
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
@@ -82,20 +127,19 @@ extension ChunkLoader {
                         AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
-                let employeeId = try row.int64()
-                guard let i = indexById[employeeId] else { return }
-                absences[i].append(AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
-                                              kind: try row.text()))
+                guard let i = index.index(of: try row.int64()) else { return }
+                absences.append(AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
+                                           kind: try row.keyword(StoredKeywords.absenceKind)), group: i)
             }
         }
         // The order the previous ORDER BY clauses gave: (effective_from), (starts_at, id), (date, id).
-        for i in employees.indices {
-            if contracts[i].count > 1 { contracts[i].sort { $0.effectiveFrom < $1.effectiveFrom } }
-            if !isSorted(shifts[i], by: { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }) {
-                shifts[i].sort { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
-            }
-            if absences[i].count > 1 { absences[i].sort { ($0.date, $0.id) < ($1.date, $1.id) } }
-        }
-        return ChildRows(contracts: contracts, shifts: shifts, absences: absences, shiftsLoaded: shiftsLoaded)
+        let shiftsLoaded = shifts.count
+        var grouped = ChildRows(contracts: contracts.build(groupCount: employees.count),
+                                shifts: shifts.build(groupCount: employees.count), breakWindows: breakWindows,
+                                absences: absences.build(groupCount: employees.count), shiftsLoaded: shiftsLoaded)
+        grouped.contracts.sortEachGroup { $0.effectiveFrom < $1.effectiveFrom }
+        grouped.shifts.sortEachGroup { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        grouped.absences.sortEachGroup { ($0.date, $0.id) < ($1.date, $1.id) }
+        return grouped
     }
 }

@@ -70,6 +70,9 @@ extension ChunkLoader {
                                          windowStart: windowStart, windowEnd: windowEnd, on: connection)
 
         var loaded = parts.map { LoadedChunk(run: $0.run, employees: [], missingEmployeeIds: []) }
+        var employeesOfPart = [Int](repeating: 0, count: parts.count)
+        for k in partOfEmployee { employeesOfPart[k] += 1 }
+        for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
             let run = parts[k].run
@@ -77,7 +80,8 @@ extension ChunkLoader {
                 throw PayrollStoreError(.notFound, "workplace \(run.workplaceId) of run \(run.id) does not exist in tenant \(tenant)")
             }
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
-                                    shifts: children.shifts[i], absences: children.absences[i])
+                                    shifts: children.shifts[i], breakWindows: children.breakWindows,
+                                    absences: children.absences[i])
             let digest: [UInt8]? = (try? result.get()).map(InputDigest.digest)
             loaded[k].employees.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
             loaded[k].shiftsLoaded += children.shifts[i].count

@@ -14,57 +14,66 @@ extension ChunkLoader {
         var ratio: Int
     }
 
+    /// A shift as read; POD (no reference inside), so a chunk's rows are freed at once.
     struct ShiftRow {
         var id: Int64
         var startsAt: Int64
         var endsAt: Int64
         var breakMinutes: Int32?
-        /// The explicit break windows (`shifts.breaks`), or nil.
-        var breaks: BreakRanges?
+        /// The explicit break windows (`shifts.breaks`) as a range of the chunk's
+        /// `ChildRows.breakWindows` (nil windows: unreadable ones), or nil for NULL.
+        var breaks: Range<Int32>?
     }
 
     struct AbsenceRow {
         var id: Int64
         var date: LocalDate
-        var kind: String
+        var kind: StoredKeyword<AbsenceKind>
     }
 
+    /// A contract as read. Its enum-like text columns are decoded from their bytes
+    /// (`StoredKeyword`): a text that names no value is kept and reported by `makeContract` only
+    /// if this is the contract in force, naming the field, as before.
     struct ContractRow {
         var id: Int64
         var effectiveFrom: LocalDate
         var effectiveToExclusive: LocalDate?
-        var wageType: String
+        var wageType: StoredKeyword<WageType>
         var wageWon: Int64
-        var schedule: [Int32]
-        var weekStart: String?
-        var weeklyHoliday: String
+        /// `scheduled_mon_minutes` … `scheduled_sun_minutes`.
+        var schedule: (Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+        var weekStart: StoredKeyword<Weekday>?
+        var weeklyHoliday: StoredKeyword<Weekday>
         var defaultBreakMinutes: Int32?
-        var allowances: [String]
-        var insures: [Bool]
-        var bases: [Int64?]
-        var tax: String
-        var nonTaxable: [Int64]
+        var weeklyAllowance: StoredKeyword<AllowanceSwitch>
+        var nightAllowance: StoredKeyword<AllowanceSwitch>
+        var overtimeAllowance: StoredKeyword<AllowanceSwitch>
+        var holidayAllowance: StoredKeyword<AllowanceSwitch>
+        var insurance: InsuranceFlags
+        var insuranceBase: InsuranceBases
+        var tax: StoredKeyword<TaxMode>
+        var nonTaxable: NonTaxableItems
 
         init(row: inout BinaryCopyRow) throws {
             id = try row.int64()
             effectiveFrom = DateConversion.localDate(daysSince2000: try row.date())
             effectiveToExclusive = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
-            wageType = try row.text()
+            wageType = try row.keyword(StoredKeywords.wageType)
             wageWon = try row.int64()
-            schedule = []
-            for _ in 0..<7 { schedule.append(try row.int32()) }
-            weekStart = try row.optionalText()
-            weeklyHoliday = try row.text()
+            schedule = (try row.int32(), try row.int32(), try row.int32(), try row.int32(), try row.int32(),
+                        try row.int32(), try row.int32())
+            weekStart = try row.optionalKeyword(StoredKeywords.weekday)
+            weeklyHoliday = try row.keyword(StoredKeywords.weekday)
             defaultBreakMinutes = try row.optionalInt32()
-            allowances = []
-            for _ in 0..<4 { allowances.append(try row.text()) }
-            insures = []
-            for _ in 0..<3 { insures.append(try row.bool()) }
-            bases = []
-            for _ in 0..<3 { bases.append(try row.optionalInt64()) }
-            tax = try row.text()
-            nonTaxable = []
-            for _ in 0..<3 { nonTaxable.append(try row.int64()) }
+            weeklyAllowance = try row.keyword(StoredKeywords.allowance)
+            nightAllowance = try row.keyword(StoredKeywords.allowance)
+            overtimeAllowance = try row.keyword(StoredKeywords.allowance)
+            holidayAllowance = try row.keyword(StoredKeywords.allowance)
+            insurance = InsuranceFlags(nationalPension: try row.bool(), health: try row.bool(), employment: try row.bool())
+            insuranceBase = InsuranceBases(nationalPensionWon: try row.optionalInt64(), healthWon: try row.optionalInt64(),
+                                           employmentWon: try row.optionalInt64())
+            tax = try row.keyword(StoredKeywords.tax)
+            nonTaxable = NonTaxableItems(mealsWon: try row.int64(), carAllowanceWon: try row.int64(), childcareWon: try row.int64())
         }
 
         func contains(_ date: LocalDate) -> Bool {
@@ -73,28 +82,37 @@ extension ChunkLoader {
     }
 
     static func buildInput(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
-                           contracts: [ContractRow], shifts shiftRows: [ShiftRow],
-                           absences absenceRows: [AbsenceRow]) -> Result<PayrollInput, PayrollError> {
+                           contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
+                           breakWindows: [BreakRanges.Window?],
+                           absences absenceRows: ArraySlice<AbsenceRow>) -> Result<PayrollInput, PayrollError> {
         do throws(PayrollError) {
             let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
-            let inForce = contracts.filter { $0.contains(referenceDate) }
-            guard let row = inForce.first else {
+            var inForce: ContractRow?
+            var inForceCount = 0
+            for c in contracts where c.contains(referenceDate) {
+                if inForce == nil { inForce = c }
+                inForceCount += 1
+            }
+            guard let row = inForce else {
                 throw PayrollError(.missingField, "no contract in force on \(referenceDate) (the period's last employed day)", field: "contract")
             }
-            guard inForce.count == 1 else {
-                throw PayrollError(.invalidValue, "\(inForce.count) contracts in force on \(referenceDate) (ids \(inForce.map { String($0.id) }.joined(separator: ", "))); exactly one is required",
+            guard inForceCount == 1 else {
+                let ids = contracts.filter { $0.contains(referenceDate) }.map { String($0.id) }
+                throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
                                    field: "contract")
             }
             let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
-            for s in shiftRows { shifts.append(try makeShift(s)) }
+            for s in shiftRows { shifts.append(try makeShift(s, breakWindows: breakWindows)) }
             var absences: [Absence] = []
+            absences.reserveCapacity(absenceRows.count)
             for a in absenceRows {
-                guard let kind = AbsenceKind(rawValue: a.kind) else {
-                    throw PayrollError(.invalidValue, "unknown absence kind '\(a.kind)'", field: "absences[id=\(a.id)].kind")
+                switch a.kind {
+                case .known(let kind): absences.append(Absence(date: a.date, kind: kind))
+                case .unknown(let text):
+                    throw PayrollError(.invalidValue, "unknown absence kind '\(text)'", field: "absences[id=\(a.id)].kind")
                 }
-                absences.append(Absence(date: a.date, kind: kind))
             }
             let input = PayrollInput(
                 periodStart: run.periodStart, periodEnd: run.periodEnd, payDate: run.payDate,
@@ -113,32 +131,34 @@ extension ChunkLoader {
     }
 
     static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday) throws(PayrollError) -> Contract {
-        func parse<T: RawRepresentable>(_ type: T.Type, _ text: String, _ field: String) throws(PayrollError) -> T where T.RawValue == String {
-            guard let value = T(rawValue: text) else {
-                throw PayrollError(.invalidValue, "unknown value '\(text)'", field: "contract.\(field)")
+        func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
+            switch keyword {
+            case .known(let value): return value
+            case .unknown(let text): throw PayrollError(.invalidValue, "unknown value '\(text)'", field: "contract.\(field)")
             }
-            return value
         }
-        func weekday(_ text: String, _ field: String) throws(PayrollError) -> Weekday {
-            guard let day = Weekday(key: text) else { throw PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.\(field)") }
-            return day
+        func weekday(_ keyword: StoredKeyword<Weekday>, _ field: String) throws(PayrollError) -> Weekday {
+            switch keyword {
+            case .known(let day): return day
+            case .unknown(let text): throw PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.\(field)")
+            }
         }
+        let s = r.schedule
         return Contract(
-            wageType: try parse(WageType.self, r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: r.schedule,
-            weekStart: try r.weekStart.map { (text) throws(PayrollError) in try weekday(text, "weekStart") } ?? workplaceWeekStart,
+            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: [s.0, s.1, s.2, s.3, s.4, s.5, s.6],
+            weekStart: try r.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
             weeklyHoliday: try weekday(r.weeklyHoliday, "weeklyHoliday"),
             defaultBreakMinutes: r.defaultBreakMinutes,
-            weeklyAllowance: try parse(AllowanceSwitch.self, r.allowances[0], "weeklyAllowance"),
-            nightAllowance: try parse(AllowanceSwitch.self, r.allowances[1], "nightAllowance"),
-            overtimeAllowance: try parse(AllowanceSwitch.self, r.allowances[2], "overtimeAllowance"),
-            holidayAllowance: try parse(AllowanceSwitch.self, r.allowances[3], "holidayAllowance"),
-            insurance: InsuranceFlags(nationalPension: r.insures[0], health: r.insures[1], employment: r.insures[2]),
-            insuranceBase: InsuranceBases(nationalPensionWon: r.bases[0], healthWon: r.bases[1], employmentWon: r.bases[2]),
-            tax: try parse(TaxMode.self, r.tax, "tax"),
-            nonTaxable: NonTaxableItems(mealsWon: r.nonTaxable[0], carAllowanceWon: r.nonTaxable[1], childcareWon: r.nonTaxable[2]))
+            weeklyAllowance: try value(r.weeklyAllowance, "weeklyAllowance"),
+            nightAllowance: try value(r.nightAllowance, "nightAllowance"),
+            overtimeAllowance: try value(r.overtimeAllowance, "overtimeAllowance"),
+            holidayAllowance: try value(r.holidayAllowance, "holidayAllowance"),
+            insurance: r.insurance, insuranceBase: r.insuranceBase,
+            tax: try value(r.tax, "tax"),
+            nonTaxable: r.nonTaxable)
     }
 
-    static func makeShift(_ s: ShiftRow) throws(PayrollError) -> Shift {
+    static func makeShift(_ s: ShiftRow, breakWindows: [BreakRanges.Window?]) throws(PayrollError) -> Shift {
         guard let start = DateConversion.koreaMinute(microsecondsSince2000: s.startsAt) else {
             throw PayrollError(.invalidValue, "shift start is not a whole minute", field: "shifts[id=\(s.id)].start")
         }
@@ -146,8 +166,9 @@ extension ChunkLoader {
             throw PayrollError(.invalidValue, "shift end is not a whole minute", field: "shifts[id=\(s.id)].end")
         }
         var breaks: [BreakWindow] = []
-        if let ranges = s.breaks {
-            for (k, window) in ranges.windows.enumerated() {
+        if let range = s.breaks {
+            breaks.reserveCapacity(range.count)
+            for (k, window) in breakWindows[Int(range.lowerBound)..<Int(range.upperBound)].enumerated() {
                 guard let window else {
                     throw PayrollError(.invalidValue, "unreadable break window (unbounded or out of range)",
                                        field: "shifts[id=\(s.id)].breaks[\(k)]")

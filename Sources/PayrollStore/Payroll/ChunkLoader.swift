@@ -52,14 +52,14 @@ public enum ChunkLoader {
         let children = try loadChildRows(tenantId: tenant, employees: employees, indexById: indexById,
                                          periodStart: run.periodStart, periodEnd: run.periodEnd,
                                          windowStart: windowStart, windowEnd: windowEnd, on: connection)
-        let contracts = children.contracts, shifts = children.shifts, absences = children.absences
         let shiftsLoaded = children.shiftsLoaded
 
         var loaded: [LoadedEmployee] = []
         loaded.reserveCapacity(employees.count)
         for (i, e) in employees.enumerated() {
-            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: contracts[i],
-                                    shifts: shifts[i], absences: absences[i])
+            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
+                                    shifts: children.shifts[i], breakWindows: children.breakWindows,
+                                    absences: children.absences[i])
             let digest: [UInt8]? = (try? result.get()).map(InputDigest.digest)
             loaded.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
         }
@@ -91,11 +91,14 @@ public enum ChunkLoader {
         return range + " AND x.employee_id = ANY('{\(ids.map { String($0) }.joined(separator: ","))}'::bigint[])"
     }
 
-    static func isSorted<T>(_ items: [T], by less: (T, T) -> Bool) -> Bool {
-        var k = 1
-        while k < items.count {
-            if less(items[k], items[k - 1]) { return false }
-            k += 1
+    static func isSorted<C: RandomAccessCollection>(_ items: C, by less: (C.Element, C.Element) -> Bool) -> Bool {
+        var previous = items.startIndex
+        guard previous != items.endIndex else { return true }
+        var k = items.index(after: previous)
+        while k != items.endIndex {
+            if less(items[k], items[previous]) { return false }
+            previous = k
+            k = items.index(after: k)
         }
         return true
     }

@@ -45,7 +45,10 @@ public enum InputDigest {
         e.int(Int64(c.weekStart.rawValue))
         e.int(Int64(c.weeklyHoliday.rawValue))
         e.optional(c.defaultBreakMinutes.map(Int64.init))
-        for s in [c.weeklyAllowance, c.nightAllowance, c.overtimeAllowance, c.holidayAllowance] { e.string(s.rawValue) }
+        e.string(c.weeklyAllowance.rawValue)  // one by one: an array literal here allocated per call
+        e.string(c.nightAllowance.rawValue)
+        e.string(c.overtimeAllowance.rawValue)
+        e.string(c.holidayAllowance.rawValue)
         e.bool(c.insurance.nationalPension)
         e.bool(c.insurance.health)
         e.bool(c.insurance.employment)
@@ -88,6 +91,15 @@ public enum InputDigest {
         mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset += 1 }
         mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset += 8 }
         mutating func bytes(_ s: String.UTF8View) {
+            // One copy of the contiguous UTF-8 (native and small strings); byte by byte otherwise.
+            let copied: Int? = s.withContiguousStorageIfAvailable { utf8 in
+                if let source = utf8.baseAddress { (base + offset).copyMemory(from: source, byteCount: utf8.count) }
+                return utf8.count
+            }
+            if let copied {
+                offset += copied
+                return
+            }
             for byte in s { base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self); offset += 1 }
         }
     }

@@ -4,29 +4,54 @@ import PayrollRules
 /// in the calc API's shapes (calc-api.md "Response"):
 /// earnings `[{code, minutes, rate, multiplier, amount, method}]`, deductions
 /// `[{code, base, amount, method}]`, warnings `[{code, message, date}]`, error `{code, message, field}`.
-/// `PayslipDecoder` reads them back into a `Payslip`.
-enum PayslipJSON {
-    static func earnings(_ lines: [EarningLine]) -> [UInt8] {
-        var w = JSONWriter(capacity: 512)
+/// `PayslipDecoder` reads them back into a `Payslip`. Public for the benchmarks (`load-encode`).
+public enum PayslipJSON {
+    public static func earnings(_ lines: [EarningLine]) -> [UInt8] {
+        var w = JSONWriter(capacity: earningsCapacity(lines))
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
     }
 
-    static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
-        var w = JSONWriter(capacity: 512)
+    public static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
+        var w = JSONWriter(capacity: deductionsCapacity(lines))
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
     }
 
-    static func warnings(_ warnings: [PayrollWarning]) -> [UInt8] {
-        var w = JSONWriter(capacity: 128)
+    /// With `jsonbVersionByte`, the bytes start with jsonb's binary format version (1), as
+    /// `PayslipWriter.jsonb` would prepend it (without a second array).
+    public static func warnings(_ warnings: [PayrollWarning], jsonbVersionByte: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        if jsonbVersionByte { bytes.append(1) }
+        var w = JSONWriter(appendingTo: consume bytes)  // moved: no copy on the first append
         CalcResponseEncoder.write(warnings, to: &w)
         return w.bytes
     }
 
-    static func error(_ e: PayrollError) -> [UInt8] {
+    public static func error(_ e: PayrollError) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         CalcResponseEncoder.writeErrorBody(e, to: &w)
         return w.bytes
+    }
+
+    /// Room for the lines' JSON without regrowing the buffer in the common case (the texts, the
+    /// keys, quotes and integers of up to 20 digits); escaping can still make it grow.
+    static func earningsCapacity(_ lines: [EarningLine]) -> Int {
+        var bytes = 2
+        for line in lines {
+            // {"code":"…","minutes":…,"rate":"p/q","multiplier":"…","amount":…,"method":"…"},
+            bytes += 96 + 32 + 3 * 20 + 44 + line.method.utf8.count + (line.multiplier?.utf8.count ?? 0)
+        }
+        return bytes
+    }
+
+    static func deductionsCapacity(_ lines: [DeductionLine]) -> Int {
+        var bytes = 2
+        for line in lines {
+            // {"code":"…","base":…,"amount":…,"method":"…"},
+            bytes += 48 + 32 + 2 * 20 + line.method.utf8.count
+        }
+        return bytes
     }
 }

@@ -61,14 +61,24 @@ public enum PayslipWriter {
             r.text(slip.ruleSet)
             if let d = p.inputDigest { r.bytea(d) } else { r.null() }
             let m = slip.minutes
-            for v in [m.worked, m.regular, m.overtime, m.partTimeExcess, m.night, m.holiday, m.holidayOver8,
-                      m.weeklyAllowance, m.paidHoliday] {
-                r.int32(Int32(clamping: v))
-            }
-            for v in [slip.gross, slip.nonTaxable, slip.taxable, slip.totalDeductions, slip.net] { r.int64(v) }
+            // Field by field (array literals here allocated twice per payslip).
+            r.int32(Int32(clamping: m.worked))
+            r.int32(Int32(clamping: m.regular))
+            r.int32(Int32(clamping: m.overtime))
+            r.int32(Int32(clamping: m.partTimeExcess))
+            r.int32(Int32(clamping: m.night))
+            r.int32(Int32(clamping: m.holiday))
+            r.int32(Int32(clamping: m.holidayOver8))
+            r.int32(Int32(clamping: m.weeklyAllowance))
+            r.int32(Int32(clamping: m.paidHoliday))
+            r.int64(slip.gross)
+            r.int64(slip.nonTaxable)
+            r.int64(slip.taxable)
+            r.int64(slip.totalDeductions)
+            r.int64(slip.net)
             r.bytea(PayslipJSON.earnings(slip.earnings))  // json (0014): binary format = the text
             r.bytea(PayslipJSON.deductions(slip.deductions))
-            r.bytea(jsonb(PayslipJSON.warnings(slip.warnings)))
+            r.bytea(PayslipJSON.warnings(slip.warnings, jsonbVersionByte: true))
             r.null()
         case .failure(let error):
             r.null()

@@ -67,17 +67,17 @@ public struct BinaryCopyRow {
     }
 
     /// `smallint`.
-    @inlinable public mutating func int16() throws(PostgresError) -> Int16 { try fixed(Int16.self) }
+    @inlinable @inline(__always) public mutating func int16() throws(PostgresError) -> Int16 { try fixed(Int16.self) }
     /// `integer`.
-    @inlinable public mutating func int32() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    @inlinable @inline(__always) public mutating func int32() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
     /// `bigint`.
-    @inlinable public mutating func int64() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+    @inlinable @inline(__always) public mutating func int64() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
     /// `boolean`.
-    @inlinable public mutating func bool() throws(PostgresError) -> Bool { try fixed(UInt8.self) != 0 }
+    @inlinable @inline(__always) public mutating func bool() throws(PostgresError) -> Bool { try fixed(UInt8.self) != 0 }
     /// `date` as days since 2000-01-01.
-    @inlinable public mutating func date() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
+    @inlinable @inline(__always) public mutating func date() throws(PostgresError) -> Int32 { try fixed(Int32.self) }
     /// `timestamptz` (or `timestamp`) as microseconds since 2000-01-01 00:00 UTC.
-    @inlinable public mutating func timestamptz() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
+    @inlinable @inline(__always) public mutating func timestamptz() throws(PostgresError) -> Int64 { try fixed(Int64.self) }
 
     /// `text`/`varchar`/`name`/`json` as a String (allocates; see `withTextBytes` to avoid it).
     @inlinable
@@ -94,6 +94,17 @@ public struct BinaryCopyRow {
     public mutating func withTextBytes<R>(_ body: (UnsafeRawBufferPointer?) throws(PostgresError) -> R) throws(PostgresError) -> R {
         let length = try nextLength()
         guard length >= 0 else { return try body(nil) }
+        let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
+        offset += length
+        return try body(bytes)
+    }
+
+    /// The raw bytes of the next field, which must not be NULL (the same error as `text()`),
+    /// without copying, valid only inside `body`: for decoding a text field without a `String`.
+    @inlinable
+    public mutating func withNonNullTextBytes<R>(_ body: (UnsafeRawBufferPointer) throws(PostgresError) -> R) throws(PostgresError) -> R {
+        let length = try nextLength()
+        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
         offset += length
         return try body(bytes)

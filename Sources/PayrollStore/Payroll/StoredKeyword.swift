@@ -1,0 +1,65 @@
+import PayrollRules
+import PostgresClient
+
+/// An enum-like text column (`wage_type`, `tax`, `week_start`, `kind`, …) decoded straight from
+/// its bytes in the COPY buffer, without making a `String` per row: the value when the bytes
+/// spell one of the table's keywords, else the text itself, kept for the error that names the
+/// record and field (raised only when the row is used, as before).
+enum StoredKeyword<Value> {
+    case known(Value)
+    case unknown(String)
+}
+
+/// The keywords of one enum as UTF-8 bytes, for `StoredKeyword`.
+///
+/// Accepts exactly what `parse` accepts: bytes equal to a keyword are that keyword; any other
+/// text is decoded (invalid UTF-8 repaired, as `BinaryCopyRow.text()` does) and given to `parse`,
+/// so a text that differs in bytes but is equal as a `String` (canonically equivalent) still
+/// parses, and the rest is `.unknown` with the same text the String path had.
+struct KeywordTable<Value: Sendable>: Sendable {
+    private let entries: [(bytes: [UInt8], value: Value)]
+    private let parse: @Sendable (String) -> Value?
+
+    init(_ keywords: [(String, Value)], parse: @escaping @Sendable (String) -> Value?) {
+        entries = keywords.map { (Array($0.0.utf8), $0.1) }
+        self.parse = parse
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer) -> StoredKeyword<Value> {
+        for entry in entries where entry.bytes.count == bytes.count && entry.bytes.elementsEqual(bytes) {
+            return .known(entry.value)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let value = parse(text) { return .known(value) }
+        return .unknown(text)
+    }
+}
+
+extension KeywordTable where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// Every case by its raw value.
+    init() {
+        self.init(Value.allCases.map { ($0.rawValue, $0) }, parse: { Value(rawValue: $0) })
+    }
+}
+
+extension BinaryCopyRow {
+    /// The next field (non-NULL text) as a keyword of `table`.
+    mutating func keyword<Value>(_ table: KeywordTable<Value>) throws(PostgresError) -> StoredKeyword<Value> {
+        try withNonNullTextBytes { (bytes) throws(PostgresError) in table.decode(bytes) }
+    }
+
+    /// The next field as a keyword of `table`, or nil for NULL.
+    mutating func optionalKeyword<Value>(_ table: KeywordTable<Value>) throws(PostgresError) -> StoredKeyword<Value>? {
+        try withTextBytes { (bytes) throws(PostgresError) in bytes.map(table.decode) }
+    }
+}
+
+/// The keyword tables of the loader's enum columns (built once).
+enum StoredKeywords {
+    static let wageType = KeywordTable<WageType>()
+    static let allowance = KeywordTable<AllowanceSwitch>()
+    static let tax = KeywordTable<TaxMode>()
+    static let absenceKind = KeywordTable<AbsenceKind>()
+    /// `mon` … `sun`, as `Weekday(key:)`.
+    static let weekday = KeywordTable<Weekday>(Weekday.allCases.map { ($0.key, $0) }, parse: { Weekday(key: $0) })
+}
