@@ -171,4 +171,34 @@ struct RunFailureTests {
         #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payslips", on: c) == 12)
         #expect(pool.error == nil)
     }
+
+    @Test("a chunk job whose payload lists a part twice fails at its first attempt, naming the part; the calculated runs stay as they are")
+    func duplicatePartFailsPermanently() throws {
+        let employer = DemoEmployer(tenantId: PayrollEndToEnd.tenant, workplaces: 3, employeesPerWorkplace: 4)
+        let (database, c) = try PayrollEndToEnd.database("duplicate_part", employer: employer)
+        defer { database.drop() }
+        let scheduled = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: c)
+        let runIds = scheduled.map(\.runId)
+        let handlers: [any JobHandler] = [RunPlanJobHandler(chunkEmployeesMax: 100), RunChunkJobHandler(), RecalcJobHandler()]
+        let pool = RunningPool(WorkerPool(configuration: WorkerFixture.configuration(database.url, threads: 2, lease: 10),
+                                          handlers: handlers, logger: WorkerFixture.logger))
+        defer { pool.stop() }
+        #expect(try WorkerFixture.wait(timeout: .seconds(30)) {
+            try runIds.allSatisfy { ["calculated", "calculated_with_errors"].contains(try Self.runStatus($0, c)) }
+        })
+        // The succeeded job's first part, listed twice.
+        let part = try #require(try c.queryOne(
+            "SELECT (payload -> 'parts' -> 0)::text FROM payrun.jobs WHERE kind = 'run.chunk' AND state = 'succeeded'")?.string(at: 0))
+        let jobId = try JobQueue.enqueue(NewJob(kind: "run.chunk", tenantId: PayrollEndToEnd.tenant,
+                                                payload: "{\"parts\": [\(part), \(part)]}"), on: c).jobId
+        #expect(try WorkerFixture.wait(timeout: .seconds(30)) {
+            try c.queryOne("SELECT state FROM payrun.jobs WHERE id = $1", [.int(jobId)])?.string(at: 0) == "failed"
+        })
+        let failed = try #require(try c.queryOne("SELECT attempts, errors::text FROM payrun.jobs WHERE id = $1", [.int(jobId)]))
+        #expect(try failed.int64(at: 0) == 1)
+        #expect(try failed.string(at: 1).contains("is listed twice in one job"))
+        for runId in runIds { #expect(["calculated", "calculated_with_errors"].contains(try Self.runStatus(runId, c))) }
+        #expect(try WorkerFixture.count("SELECT count(*) FROM payrun.payslips", on: c) == 12)
+        #expect(pool.error == nil)
+    }
 }
