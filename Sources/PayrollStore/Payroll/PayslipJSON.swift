@@ -6,13 +6,21 @@ import PayrollRules
 /// `[{code, base, amount, method}]`, warnings `[{code, message, date}]`, error `{code, message, field}`.
 /// `PayslipDecoder` reads them back into a `Payslip`. Public for the benchmarks (`load-encode`).
 public enum PayslipJSON {
-    public static func earnings(_ lines: [EarningLine]) -> [UInt8] {
+    /// The bytes of `CalcResponseEncoder.write(lines, to:)`, written by `PayslipLineJSON`.
+    public static func earnings(_ lines: [EarningLine]) -> [UInt8] { PayslipLineJSON.earnings(lines) }
+
+    /// The bytes of `CalcResponseEncoder.write(lines, to:)`, written by `PayslipLineJSON`.
+    public static func deductions(_ lines: [DeductionLine]) -> [UInt8] { PayslipLineJSON.deductions(lines) }
+
+    /// The lines through `JSONWriter` (`payrun calc`'s encoder): what `earnings` must equal.
+    static func earningsThroughWriter(_ lines: [EarningLine]) -> [UInt8] {
         var w = JSONWriter(capacity: earningsCapacity(lines))
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
     }
 
-    public static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
+    /// The lines through `JSONWriter`: what `deductions` must equal.
+    static func deductionsThroughWriter(_ lines: [DeductionLine]) -> [UInt8] {
         var w = JSONWriter(capacity: deductionsCapacity(lines))
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
