@@ -32,19 +32,22 @@ public enum BatchCalculator {
         let count = inputs.count
         if count == 0 { return [] }
         let workers = max(1, min(parallelism ?? ProcessInfoCores.active, count))
-        let results = ResultSlots<Result<Payslip, PayrollError>>(count: count)
-        if workers == 1 {
-            for i in 0..<count { results.store(compute(inputs[i]), at: i) }
-        } else {
-            let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                let lower = count * slice / slices
-                let upper = count * (slice + 1) / slices
-                var calendars = CalendarCopies()
-                for i in lower..<upper { results.store(compute(calendars.ownCopy(of: inputs, at: i)), at: i) }
+        return [Result<Payslip, PayrollError>](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let results = ResultSlots(buffer)
+            if workers == 1 {
+                for i in 0..<count { results.store(compute(inputs[i]), at: i) }
+            } else {
+                let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
+                DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                    let lower = count * slice / slices
+                    let upper = count * (slice + 1) / slices
+                    var calendars = CalendarCopies()
+                    for i in lower..<upper { results.store(compute(calendars.ownCopy(of: inputs, at: i)), at: i) }
+                }
             }
+            // Every index of 0..<count was stored once: the slices partition it.
+            initialized = count
         }
-        return results.finish()
     }
 
     @inline(__always)

@@ -154,12 +154,14 @@ extension PayrollInput {
                 return nil
             }
         }
-        let result = try validated(shift: shift, at: "shifts[\(i)]", window: window, defaultBreakMinutes: defaultBreakMinutes)
+        let result = try validated(shift: shift, index: i, window: window, defaultBreakMinutes: defaultBreakMinutes)
         return isAlreadyNormal ? nil : result
     }
 
-    private static func validated(shift: Shift, at path: String, window: ClosedRange<LocalDate>,
+    private static func validated(shift: Shift, index i: Int, window: ClosedRange<LocalDate>,
                                   defaultBreakMinutes: Int32?) throws(PayrollError) -> Shift {
+        // The field path, built only for an error (this runs for every shift given no break).
+        var path: String { "shifts[\(i)]" }
         var shift = shift
         guard shift.end > shift.start else {
             throw PayrollError(.invalidValue, "shift ends at \(shift.end), not after its start \(shift.start)", field: path + ".end")

@@ -53,8 +53,18 @@ public enum DeductionCalculator {
     /// errors are the calc-api request paths.
     public static func compute(_ input: DeductionInput) throws(PayrollError) -> DeductionResult {
         try validate(input)
-        let insurance = try InsuranceSchedule.resolve(input.premiumMonth)
-        let withholding = try WithholdingSchedule.resolve(input.payDate)
+        // Borrowed, not retained: one schedule object serves every employee on every core, and a
+        // retain/release pair per employee would bounce its reference count between the cores.
+        let insurance = try InsuranceSchedule.resolveUnretained(input.premiumMonth)
+        let withholding = try WithholdingSchedule.resolveUnretained(input.payDate)
+        let lines = insurance._withUnsafeGuaranteedRef { insurance in
+            withholding._withUnsafeGuaranteedRef { withholding in computeLines(input, insurance, withholding) }
+        }
+        return DeductionResult(lines: lines, warnings: [])
+    }
+
+    /// The lines of a validated input with its schedules.
+    static func computeLines(_ input: DeductionInput, _ insurance: InsuranceSchedule, _ withholding: WithholdingSchedule) -> [DeductionLine] {
         let taxable = input.taxableWon
         var lines = [DeductionLine]()
         lines.reserveCapacity(6)
@@ -106,7 +116,7 @@ public enum DeductionCalculator {
             appendTaxLines(&lines, withholding, taxable, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
                            method: method)
         }
-        return DeductionResult(lines: lines, warnings: [])
+        return lines
     }
 
     static func appendTaxLines(_ lines: inout [DeductionLine], _ schedule: WithholdingSchedule, _ baseWon: Int64, _ incomeTaxWon: Int64,

@@ -2,12 +2,19 @@
 /// path does one short scan per employee instead of a lookup per parameter (and never re-derives
 /// a rate's printed text). The tables in `Parameters/` stay the single source of every number;
 /// these are caches of them, built lazily on first use.
-struct DatedSchedule<Schedule: Sendable>: Sendable {
+///
+/// Only held by `static let`s: each schedule is retained once when its table is built and never
+/// released (it lives as long as the process), so the batch path can use it without retaining it
+/// (`resolveUnretained` + `Unmanaged._withUnsafeGuaranteedRef`). One schedule object serves every
+/// employee on every core; a retain and release per employee would be atomic writes to the same
+/// cache line from both cores (benchmarks/RESULTS.md, "compute-share").
+struct DatedSchedule<Schedule: AnyObject & Sendable>: Sendable {
     struct Interval: Sendable {
         let fromDay: Int32
         /// Int32.max when open-ended.
         let toDayExclusive: Int32
-        let schedule: Schedule
+        /// Retained once here, never released.
+        let schedule: Unmanaged<Schedule>
     }
 
     let intervals: [Interval]
@@ -20,13 +27,14 @@ struct DatedSchedule<Schedule: Sendable>: Sendable {
         for (i, from) in days.enumerated() {
             let to = i + 1 < days.count ? days[i + 1] : Int32.max
             if let schedule = make(LocalDate(daysSinceEpoch: from)) {
-                intervals.append(Interval(fromDay: from, toDayExclusive: to, schedule: schedule))
+                intervals.append(Interval(fromDay: from, toDayExclusive: to, schedule: .passRetained(schedule)))
             }
         }
         self.intervals = intervals
     }
 
-    @inline(__always) func schedule(on date: LocalDate) -> Schedule? {
+    /// The schedule in force on `date`, not retained (it is never released, see above).
+    @inline(__always) func schedule(on date: LocalDate) -> Unmanaged<Schedule>? {
         let day = date.daysSinceEpoch
         for interval in intervals where day >= interval.fromDay && day < interval.toDayExclusive {
             return interval.schedule
@@ -88,6 +96,12 @@ final class InsuranceSchedule: Sendable {
 
     /// The schedule of `premiumMonth`, or `unsupported` naming `periodEnd` (calc-api).
     static func resolve(_ premiumMonth: LocalDate) throws(PayrollError) -> InsuranceSchedule {
+        try resolveUnretained(premiumMonth).takeUnretainedValue()
+    }
+
+    /// `resolve` without a retain, for the per-employee path: use it through
+    /// `_withUnsafeGuaranteedRef` (the schedule is never released).
+    static func resolveUnretained(_ premiumMonth: LocalDate) throws(PayrollError) -> Unmanaged<InsuranceSchedule> {
         guard let schedule = byPremiumMonth.schedule(on: premiumMonth) else {
             throw PayrollError(.unsupported, "premium month " + String(premiumMonth.description.prefix(7))
                                + " is outside the rule tables (2025-01 … 2026-12)", field: "periodEnd")
@@ -136,6 +150,12 @@ final class WithholdingSchedule: Sendable {
 
     /// The schedule of `payDate`, or `unsupported` naming `payDate` (calc-api).
     static func resolve(_ payDate: LocalDate) throws(PayrollError) -> WithholdingSchedule {
+        try resolveUnretained(payDate).takeUnretainedValue()
+    }
+
+    /// `resolve` without a retain, for the per-employee path: use it through
+    /// `_withUnsafeGuaranteedRef` (the schedule is never released).
+    static func resolveUnretained(_ payDate: LocalDate) throws(PayrollError) -> Unmanaged<WithholdingSchedule> {
         guard let schedule = byPaymentDate.schedule(on: payDate) else {
             throw PayrollError(.unsupported, "payment date " + payDate.description + " is outside the withholding tables (from "
                                + WithholdingParameters.firstCoveredPaymentDate.description + ")", field: "payDate")

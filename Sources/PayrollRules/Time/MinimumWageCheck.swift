@@ -5,10 +5,13 @@ enum MinimumWageCheck {
     /// Whether any date of the period can fall short. Throws `unsupported` when the table does not
     /// cover the period.
     static func mayFallShort(rate: Rational, periodStart: LocalDate, periodEnd: LocalDate) throws(PayrollError) -> Bool {
-        guard MinimumWage.hourlyWon.version(on: periodStart) != nil, MinimumWage.hourlyWon.version(on: periodEnd) != nil else {
+        // `covers` on the elements in place: `version(on:)` would copy a version (its `source`
+        // text included) twice per employee.
+        let versions = MinimumWage.hourlyWon.versions
+        guard versions.contains(where: { $0.covers(periodStart) }), versions.contains(where: { $0.covers(periodEnd) }) else {
             throw PayrollError(.unsupported, "no minimum wage is known for \(periodStart)…\(periodEnd)", field: "periodEnd")
         }
-        for v in MinimumWage.hourlyWon.versions
+        for v in versions
         where v.from <= periodEnd && (v.toExclusive.map { $0 > periodStart } ?? true) {
             if rate < Rational(v.value) { return true }
         }
