@@ -93,55 +93,21 @@ struct PackedCompletionTests {
         let firstOutcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(first), stagingKey: .random(), on: c)
         #expect(firstOutcome.finalizedRunIds.isEmpty)
         // The second job, on another connection, stores its chunk and waits at the count.
-        let box = SecondJob()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do {
-                let other = try PostgresConnection(url: url)
-                defer { other.close() }
-                try other.execute("SET statement_timeout = '20s'")
-                let result = try other.transaction { t in
-                    try TenantScope.set(tenant, on: t)
-                    return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(second), stagingKey: .random(), on: t)
-                }
-                box.set(.success(result.finalizedRunIds))
-            } catch {
-                box.set(.failure(error))
+        let secondJob = BackgroundWork<[Int64]>(url: url) { other in
+            try other.execute("SET statement_timeout = '20s'")
+            return try other.transaction { t in
+                try TenantScope.set(tenant, on: t)
+                return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(second), stagingKey: .random(), on: t)
+                    .finalizedRunIds
             }
-            done.signal()
         }
-        thread.start()
-        try Self.waitForLockWait(on: c)
+        try waitForLockWait(on: c, who: "the second job")
         try c.execute("COMMIT")
-        done.wait()
-        #expect(try box.value?.get() == [runId])
+        #expect(try secondJob.result().get() == [runId])
         let run = try #require(try c.queryOne("SELECT chunks_done, chunks_total, status, employees_done + employees_failed FROM payrun.payroll_runs WHERE id = $1",
                                               [.int(runId)]))
         #expect(try run.int32(at: 0) == Int32(parts.count) && run.int32(at: 1) == Int32(parts.count))
         #expect(try run.string(at: 2).hasPrefix("calculated"))
         #expect(try run.int32(at: 3) == Int32(parts.reduce(0) { $0 + $1.employees }))
     }
-
-    /// Polls until some other backend of this database waits for a lock.
-    private static func waitForLockWait(on connection: PostgresConnection) throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            try connection.execute("SELECT pg_stat_clear_snapshot()")
-            let waiting = try connection.queryOne("""
-                SELECT count(*) FROM pg_stat_activity
-                 WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
-                """)?.int64(at: 0) ?? 0
-            if waiting > 0 { return }
-            usleep(10_000)
-        }
-        Issue.record("the second job never waited for the run row")
-    }
-}
-
-/// The second job's result (set once, read after the semaphore).
-private final class SecondJob: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<[Int64], any Error>?
-    func set(_ result: Result<[Int64], any Error>) { lock.lock(); stored = result; lock.unlock() }
-    var value: Result<[Int64], any Error>? { lock.lock(); defer { lock.unlock() }; return stored }
 }

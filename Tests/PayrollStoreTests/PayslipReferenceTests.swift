@@ -177,29 +177,15 @@ struct PayslipReferenceTests {
         let (connection, url) = try Self.database("refs_race_delete")
         try connection.execute("BEGIN")
         try F.insertPayslip(connection, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
-        // The deleter blocks on the key-share lock the insert's check took.
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do {
-                let deleter = try PostgresConnection(url: url)
-                defer { deleter.close() }
-                try deleter.execute("DELETE FROM payrun.employees WHERE tenant_id = $1 AND id = $2",
-                                    [.int(F.tenantA), .int(Self.spareEmployee)])
-                outcome.set(nil)
-            } catch let error as PostgresError {
-                outcome.set(error)
-            } catch {
-                outcome.set(PostgresError(kind: .other, message: "\(error)"))
-            }
-            done.signal()
+        // The deleter blocks on the lock the insert's check took (0015: the tenant's interlock).
+        let deleter = BackgroundWork<Void>(url: url) { c in
+            try c.execute("DELETE FROM payrun.employees WHERE tenant_id = $1 AND id = $2", [.int(F.tenantA), .int(Self.spareEmployee)])
         }
-        thread.start()
         // Wait until the deleter is really waiting for the lock, then commit the insert.
-        try Self.waitForLockWait(on: connection)
+        try waitForLockWait(on: connection, who: "the deleter")
         try connection.execute("COMMIT")
-        done.wait()
-        #expect(outcome.value?.kind == .foreignKeyViolation)
+        let error = deleter.postgresError()
+        #expect(error?.kind == .foreignKeyViolation)
         #expect(try connection.queryOne("SELECT count(*) FROM payrun.employees WHERE id = $1", [.int(Self.spareEmployee)])?.int64(at: 0) == 1)
     }
 
@@ -240,28 +226,15 @@ struct PayslipReferenceTests {
         // The deletion passed its own check (no payslip yet) and holds the tenant's interlock.
         try connection.execute("BEGIN")
         try connection.execute("DELETE FROM payrun.employees WHERE tenant_id = $1 AND id = $2", [.int(F.tenantA), .int(Self.spareEmployee)])
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do {
-                let inserter = try PostgresConnection(url: url)
-                defer { inserter.close() }
-                try F.insertPayslip(inserter, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
-                outcome.set(nil)
-            } catch let error as PostgresError {
-                outcome.set(error)
-            } catch {
-                outcome.set(PostgresError(kind: .other, message: "\(error)"))
-            }
-            done.signal()
+        let inserter = BackgroundWork<Void>(url: url) { c in
+            try F.insertPayslip(c, tenant: F.tenantA, run: F.runA, employee: Self.spareEmployee)
         }
-        thread.start()
-        try Self.waitForLockWait(on: connection)
+        try waitForLockWait(on: connection, who: "the inserter")
         try connection.execute("COMMIT")
-        done.wait()
-        #expect(outcome.value?.kind == .foreignKeyViolation)
-        #expect(outcome.value?.column == "employee_id")
-        #expect(outcome.value?.message.contains("employee \(Self.spareEmployee) of tenant \(F.tenantA) does not exist") == true)
+        let error = inserter.postgresError()
+        #expect(error?.kind == .foreignKeyViolation)
+        #expect(error?.column == "employee_id")
+        #expect(error?.message.contains("employee \(Self.spareEmployee) of tenant \(F.tenantA) does not exist") == true)
         #expect(try connection.queryOne("SELECT count(*) FROM payrun.payslips WHERE employee_id = $1", [.int(Self.spareEmployee)])?.int64(at: 0) == 0)
     }
 
@@ -280,28 +253,4 @@ struct PayslipReferenceTests {
         #expect(try other.queryOne("SELECT count(*) FROM payrun.payslips WHERE tenant_id = $1 AND employee_id = 2299",
                                    [.int(F.tenantB)])?.int64(at: 0) == 1)
     }
-
-    /// Polls until some other backend of this database waits for a lock.
-    private static func waitForLockWait(on connection: PostgresConnection) throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            // Inside a transaction the activity view is read once and cached: clear it each time.
-            try connection.execute("SELECT pg_stat_clear_snapshot()")
-            let waiting = try connection.queryOne("""
-                SELECT count(*) FROM pg_stat_activity
-                 WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
-                """)?.int64(at: 0) ?? 0
-            if waiting > 0 { return }
-            usleep(10_000)
-        }
-        Issue.record("the deleter never waited for the lock")
-    }
-}
-
-/// The result of the background statement (set once, read after the semaphore).
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: PostgresError?
-    func set(_ error: PostgresError?) { lock.lock(); stored = error; lock.unlock() }
-    var value: PostgresError? { lock.lock(); defer { lock.unlock() }; return stored }
 }

@@ -237,9 +237,10 @@ public struct JSONWriter {
 
     /// The index of the first byte at or after `start` that may need escaping (below 0x20, `"` or
     /// `\`), or `utf8.count`: eight bytes per step (a byte-wise test of whole words), so text
-    /// without such bytes — every 계산방법 — is skipped quickly.
-    @inline(__always)
-    private static func firstEscapeCandidate(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    /// without such bytes — every 계산방법 — is skipped quickly. Public for `PayslipLineJSON`,
+    /// which must escape exactly as this writer does.
+    @inlinable @inline(__always)
+    public static func firstEscapeCandidate(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = utf8.baseAddress else { return utf8.count }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var i = start

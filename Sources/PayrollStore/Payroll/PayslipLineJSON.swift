@@ -92,7 +92,7 @@ enum PayslipLineJSON {
         var s = s
         return s.withUTF8 { utf8 in
             var length = utf8.count
-            var i = firstEscapeCandidate(utf8, from: 0)
+            var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
             while i < utf8.count {
                 let c = utf8[i]
                 if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x08 || c == 0x0C {
@@ -142,7 +142,7 @@ enum PayslipLineJSON {
         s.withUTF8 { utf8 in
             guard let source = utf8.baseAddress else { return }
             var runStart = 0
-            var i = firstEscapeCandidate(utf8, from: 0)
+            var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
             while i < utf8.count {
                 let c = utf8[i]
                 if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
@@ -171,24 +171,5 @@ enum PayslipLineJSON {
         }
         p[0] = UInt8(ascii: "\"")
         p += 1
-    }
-
-    /// The index of the first byte at or after `start` that may need escaping (below 0x20, `"` or
-    /// `\`), or `utf8.count`, eight bytes per step (as `JSONWriter` scans).
-    @inline(__always)
-    private static func firstEscapeCandidate(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = utf8.baseAddress else { return utf8.count }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var i = start
-        while i + 8 <= utf8.count {
-            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let below20 = (w &- ones &* 0x20) & ~w & highs
-            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-            let isQuote = (quote &- ones) & ~quote & highs
-            let isBackslash = (backslash &- ones) & ~backslash & highs
-            if below20 | isQuote | isBackslash != 0 { return i }
-            i += 8
-        }
-        return i
     }
 }
