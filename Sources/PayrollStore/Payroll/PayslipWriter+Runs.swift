@@ -30,11 +30,15 @@ extension PayslipWriter {
             for p in g.payslips { lowest = min(lowest, p.employeeId); highest = max(highest, p.employeeId) }
             runIds.append(g.run.id); lows.append(lowest); highs.append(highest)
         }
+        // One index probe per run (LATERAL … LIMIT 1 is not flattened into a join): with statistics
+        // taken while a large month-end fills `payslips`, the join had been hashed over all of a
+        // tenant's payslips for every job (see RunFinalizer.finalize(tenantId:runIds:)).
         return try connection.queryOne("""
             SELECT row_security_active('payrun.payslips')
-                OR EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to)
-                            JOIN payrun.payslips p ON p.tenant_id = $1 AND p.run_id = u.run_id
-                                                  AND p.employee_id BETWEEN u.id_from AND u.id_to)
+                OR EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to),
+                                  LATERAL (SELECT 1 FROM payrun.payslips p
+                                            WHERE p.tenant_id = $1 AND p.run_id = u.run_id
+                                              AND p.employee_id BETWEEN u.id_from AND u.id_to LIMIT 1) AS hit)
             """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)])?.bool(at: 0) ?? true
     }
 
