@@ -5,12 +5,6 @@ extension RunFinalizer {
     /// last part it computed; `finalize(runId:)` is this with one run): status, counters, totals
     /// and digest per run, aggregated by run. Call in the transaction whose `completeChunk(…, finalizing: false)` returned true
     /// for each of them (it holds their rows since that UPDATE).
-    ///
-    /// The payslips are aggregated per run in a LATERAL subquery, i.e. by an index scan on the
-    /// run's key whatever the statistics say: `payslips` grows by a million rows during a large
-    /// month-end, and after an autoanalyze in the middle of it the planner estimated one payslip
-    /// for a tenant and hashed all of that tenant's payslips for every job (≈ 200 ms a statement,
-    /// the 1,000,000-employee month-end 60 → 100 s; auto_explain, benchmarks/RESULTS.md).
     public static func finalize(tenantId: Int64, runIds: [Int64], on connection: PostgresConnection) throws {
         if runIds.isEmpty { return }
         try connection.execute("""
@@ -21,16 +15,16 @@ extension RunFinalizer {
                    gross_won = s.gross, non_taxable_won = s.non_taxable, taxable_won = s.taxable,
                    total_deductions_won = s.deductions, net_won = s.net,
                    input_digest = d.digest, error = NULL, calculated_at = now(), updated_at = now()
-              FROM (SELECT u.id AS run_id, t.*
-                      FROM unnest($2::bigint[]) AS u(id),
-                           LATERAL (SELECT count(p.employee_id) FILTER (WHERE p.error IS NULL) AS ok,
-                                           count(p.employee_id) FILTER (WHERE p.error IS NOT NULL) AS failed,
-                                           coalesce(sum(jsonb_array_length(p.warnings)), 0) AS warnings,
-                                           coalesce(sum(p.gross_won), 0) AS gross, coalesce(sum(p.non_taxable_won), 0) AS non_taxable,
-                                           coalesce(sum(p.taxable_won), 0) AS taxable,
-                                           coalesce(sum(p.total_deductions_won), 0) AS deductions,
-                                           coalesce(sum(p.net_won), 0) AS net
-                                      FROM payrun.payslips p WHERE p.tenant_id = $1 AND p.run_id = u.id) AS t) AS s,
+              FROM (SELECT u.id AS run_id,
+                           count(p.employee_id) FILTER (WHERE p.error IS NULL) AS ok,
+                           count(p.employee_id) FILTER (WHERE p.error IS NOT NULL) AS failed,
+                           coalesce(sum(jsonb_array_length(p.warnings)), 0) AS warnings,
+                           coalesce(sum(p.gross_won), 0) AS gross, coalesce(sum(p.non_taxable_won), 0) AS non_taxable,
+                           coalesce(sum(p.taxable_won), 0) AS taxable, coalesce(sum(p.total_deductions_won), 0) AS deductions,
+                           coalesce(sum(p.net_won), 0) AS net
+                      FROM unnest($2::bigint[]) AS u(id)
+                      LEFT JOIN payrun.payslips p ON p.tenant_id = $1 AND p.run_id = u.id
+                     GROUP BY u.id) AS s,
                    (SELECT u.id AS run_id,
                            sha256(coalesce(string_agg(c.input_digest, ''::bytea ORDER BY c.chunk_no), ''::bytea)) AS digest
                       FROM unnest($2::bigint[]) AS u(id)
