@@ -14,14 +14,14 @@ public enum PayslipJSON {
 
     /// The lines through `JSONWriter` (`payrun calc`'s encoder): what `earnings` must equal.
     static func earningsThroughWriter(_ lines: [EarningLine]) -> [UInt8] {
-        var w = JSONWriter(capacity: earningsCapacity(lines))
+        var w = JSONWriter()
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
     }
 
     /// The lines through `JSONWriter`: what `deductions` must equal.
     static func deductionsThroughWriter(_ lines: [DeductionLine]) -> [UInt8] {
-        var w = JSONWriter(capacity: deductionsCapacity(lines))
+        var w = JSONWriter()
         CalcResponseEncoder.write(lines, to: &w)
         return w.bytes
     }
@@ -41,25 +41,5 @@ public enum PayslipJSON {
         var w = JSONWriter(capacity: 256)
         CalcResponseEncoder.writeErrorBody(e, to: &w)
         return w.bytes
-    }
-
-    /// Room for the lines' JSON without regrowing the buffer in the common case (the texts, the
-    /// keys, quotes and integers of up to 20 digits); escaping can still make it grow.
-    static func earningsCapacity(_ lines: [EarningLine]) -> Int {
-        var bytes = 2
-        for line in lines {
-            // {"code":"…","minutes":…,"rate":"p/q","multiplier":"…","amount":…,"method":"…"},
-            bytes += 96 + 32 + 3 * 20 + 44 + line.method.utf8.count + (line.multiplier?.utf8.count ?? 0)
-        }
-        return bytes
-    }
-
-    static func deductionsCapacity(_ lines: [DeductionLine]) -> Int {
-        var bytes = 2
-        for line in lines {
-            // {"code":"…","base":…,"amount":…,"method":"…"},
-            bytes += 48 + 32 + 2 * 20 + line.method.utf8.count
-        }
-        return bytes
     }
 }
