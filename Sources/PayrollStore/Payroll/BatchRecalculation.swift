@@ -10,8 +10,9 @@ import PostgresClient
 /// 2. one statement locks those runs `FOR KEY SHARE` (in id order, like every run lock here);
 /// 3. one statement records the requests that hit an approved run as pending corrections;
 /// 4. per run: `ChunkLoader` with the batch's employees (`.ids`, one set of COPYs), compute with
-///    `calculate`, one statement reads the stored payslips' totals (calculated runs), one
-///    `PayslipWriter.write` (COPY + upsert), one run update with the summed deltas.
+///    `calculate`, one statement reads the stored payslips' totals (runs planned into chunks or
+///    calculated), one `PayslipWriter.write` (COPY + upsert), one statement moving the covering
+///    chunks' totals, one run update with the summed deltas (calculated runs).
 ///
 /// A request naming the same employee-period twice is computed once (both get the outcome).
 public enum BatchRecalculation {
@@ -96,16 +97,20 @@ public enum BatchRecalculation {
             guard !chunk.employees.isEmpty else { continue }
             let computed = ChunkProcessor.compute(chunk, calculate: calculate)
             let calculated = run.status == .calculated || run.status == .calculatedWithErrors
-            let before = calculated ? try storedTotals(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId),
-                                                       on: connection) : [:]
+            let tracked = Recalculation.tracksTotals(run)
+            let before = tracked ? try storedTotals(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId),
+                                                    on: connection) : [:]
             try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
             var resultById: [Int64: Result<Payslip, PayrollError>] = [:]
             var delta = [Int64](repeating: 0, count: 8)
+            var changes: [RunFinalizer.PayslipChange] = []
             for p in computed {
                 resultById[p.employeeId] = p.result
                 let change = PayslipTotals(p.result).deltaValues(from: before[p.employeeId])
+                changes.append(.init(employeeId: p.employeeId, delta: change))
                 for k in 0..<8 { delta[k] += change[k] }
             }
+            if tracked { try Recalculation.moveChunkTotals(tenantId: tenantId, runId: run.id, changes: changes, on: connection) }
             if calculated {
                 try Recalculation.moveRunTotals(tenantId: tenantId, runId: run.id,
                                                 by: delta[0..<3].map { .int32(Int32(clamping: $0)) } + delta[3...].map { .int($0) },

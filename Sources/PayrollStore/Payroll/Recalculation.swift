@@ -5,9 +5,11 @@ import PostgresClient
 /// caller's transaction (the `employee.recalc` job's, tenant set). A locked (approved) run is never
 /// changed: the request is recorded in `pending_corrections` for a correction run instead.
 ///
-/// Cost is independent of the run's size: on a calculated run the totals and counters move by the
-/// difference between the old and the new payslip (one row update, taken last so concurrent
-/// recalculations of one run hold its row only briefly), and the run's input digest is cleared
+/// Cost is independent of the run's size: the finished chunk covering the employee and, on a
+/// calculated run, the run's totals and counters move by the difference between the old and the
+/// new payslip (one row update each, the run's taken last so concurrent recalculations of one run
+/// hold its row only briefly; an employee outside every chunk widens one, reading the run's
+/// payslips once), and the run's input digest is cleared
 /// (stale); approval recomputes every chunk digest and the totals from the payslips before locking.
 /// Recalculations lock the run row `FOR KEY SHARE`: they do not block each other, but wait for
 /// planning and chunk completion (`FOR UPDATE`). If the run is approved meanwhile, the payslip
@@ -56,13 +58,32 @@ public enum Recalculation {
         }
         let computed = ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial)
         let calculated = run.status == .calculated || run.status == .calculatedWithErrors
-        let before = calculated ? try PayslipTotals.fetch(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection) : nil
+        let tracked = tracksTotals(run)
+        let before = tracked ? try PayslipTotals.fetch(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection) : nil
         try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
-        if calculated {
+        if tracked {
             let after = PayslipTotals(computed[0].result)
-            try moveRunTotals(tenantId: tenantId, runId: runId, by: after.delta(from: before), on: connection)
+            try moveChunkTotals(tenantId: tenantId, runId: runId,
+                                changes: [.init(employeeId: computed[0].employeeId, delta: after.deltaValues(from: before))],
+                                on: connection)
+            if calculated { try moveRunTotals(tenantId: tenantId, runId: runId, by: after.delta(from: before), on: connection) }
         }
         return .replaced(runId: runId, result: computed[0].result)
+    }
+
+    /// Whether a recalculation in `run` must keep chunk and run totals (migration 0016): once the
+    /// run is planned into chunks, or calculated (also with no chunk). A run not planned yet gets
+    /// its chunks, and their totals, from planning.
+    static func tracksTotals(_ run: PayrollRun) -> Bool {
+        run.chunksTotal > 0 || run.status == .calculated || run.status == .calculatedWithErrors
+    }
+
+    /// Moves the finished chunks covering `changes` by them (`RunFinalizer.moveChunkTotals`) and,
+    /// when a payslip lies outside every chunk, widens a chunk over it (`coverStrayPayslips`).
+    static func moveChunkTotals(tenantId: Int64, runId: Int64, changes: [RunFinalizer.PayslipChange],
+                                on connection: PostgresConnection) throws {
+        let covered = try RunFinalizer.moveChunkTotals(tenantId: tenantId, runId: runId, changes: changes, on: connection)
+        if covered < changes.count { try RunFinalizer.coverStrayPayslips(tenantId: tenantId, runId: runId, on: connection) }
     }
 
     /// Moves a calculated run's counters and totals by `delta` (employees done, employees failed,

@@ -9,11 +9,13 @@ public enum RunApproval {
         guard let run = try PayrollRun.fetch(tenantId: tenantId, runId: runId, forUpdate: true, on: connection) else {
             throw PayrollStoreError(.notFound, "run \(runId) does not exist in tenant \(tenantId)")
         }
-        // Recalculations since the run was calculated left its digest stale: recompute every chunk
-        // digest and the totals from the payslips, so what is locked is exactly what is stored.
+        // Recalculations since the run was calculated left its digest stale: recompute every chunk's
+        // digest, counts and totals from the payslips (after widening chunks over any payslip outside
+        // them), then the run's from its chunks, so what is locked is exactly what is stored.
         if run.status == .calculated || run.status == .calculatedWithErrors {
+            try RunFinalizer.coverStrayPayslips(tenantId: tenantId, runId: runId, on: connection)
             try connection.execute("""
-                UPDATE payrun.run_chunks c SET (input_digest, employees_done, employees_failed) = (\(RunFinalizer.chunkDigestSQL))
+                UPDATE payrun.run_chunks c SET (\(RunFinalizer.chunkResultColumns)) = (\(RunFinalizer.chunkDigestSQL))
                  WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.finished_at IS NOT NULL
                 """, [.int(tenantId), .int(runId)])
             try RunFinalizer.finalize(tenantId: tenantId, runId: runId, on: connection)

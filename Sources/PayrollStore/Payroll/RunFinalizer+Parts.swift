@@ -5,7 +5,7 @@ import PostgresClient
 /// parts in 69 jobs: completing them one by one took three statements each). Same effects as
 /// `completeChunk(…, finalizing: false)` for each part, in this order:
 ///
-/// 1. each part's `run_chunks` row gets its digest and counts from its stored payslips
+/// 1. each part's `run_chunks` row gets its digest, counts and totals from its stored payslips
 ///    (`chunkDigestSQL`), `finished_at` and its phase timings (one UPDATE over all parts);
 /// 2. the runs' rows are locked in run-id order (`FOR NO KEY UPDATE`, the order `completeChunk`
 ///    used, so two jobs sharing runs cannot deadlock), then `chunks_done` grows by the number of
@@ -47,13 +47,15 @@ extension RunFinalizer {
                 SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
                            AS u(run_id, chunk_no, load_us, compute_us, write_us, shifts_loaded)),
                  before AS (
-                SELECT c.run_id, c.chunk_no, c.finished_at IS NULL AS first, d.digest, d.ok, d.failed,
+                SELECT c.run_id, c.chunk_no, c.finished_at IS NULL AS first, d.*,
                        p.load_us, p.compute_us, p.write_us, p.shifts_loaded
                   FROM parts p
                   JOIN payrun.run_chunks c ON c.tenant_id = $1 AND c.run_id = p.run_id AND c.chunk_no = p.chunk_no,
-                       LATERAL (\(chunkDigestSQL)) AS d(digest, ok, failed))
+                       LATERAL (\(chunkDigestSQL)) AS d(digest, ok, failed, warnings, gross, non_taxable, taxable, deductions, net))
             UPDATE payrun.run_chunks c
-               SET input_digest = b.digest, employees_done = b.ok, employees_failed = b.failed, finished_at = now(),
+               SET input_digest = b.digest, employees_done = b.ok, employees_failed = b.failed,
+                   warnings_count = b.warnings, gross_won = b.gross, non_taxable_won = b.non_taxable, taxable_won = b.taxable,
+                   total_deductions_won = b.deductions, net_won = b.net, finished_at = now(),
                    load_us = b.load_us, compute_us = b.compute_us, write_us = b.write_us, finish_us = NULL,
                    shifts_loaded = b.shifts_loaded
               FROM before b

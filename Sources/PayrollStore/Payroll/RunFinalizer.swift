@@ -14,23 +14,34 @@ import PostgresClient
 /// COMMITTED) sees every other chunk's payslips. The run row is held exclusively only from that
 /// update to the commit. A chunk already finished (a rerun) is not counted twice.
 public enum RunFinalizer {
-    /// A chunk's digest from the stored payslips in its range (an error's text stands in for a
-    /// missing input digest, so a failed employee still counts).
+    /// A chunk's digest, counts and totals from the stored payslips in its range (an error's text
+    /// stands in for a missing input digest, so a failed employee still counts). Columns, in the
+    /// order of `chunkResultColumns`: digest, employees done, employees failed, warnings, gross,
+    /// non-taxable, taxable, total deductions, net. `c` is the chunk's `run_chunks` row.
     static let chunkDigestSQL = """
         SELECT sha256(coalesce(string_agg(int8send(p.employee_id)
                                           || coalesce(p.input_digest, sha256(convert_to(p.error::text, 'UTF8'))),
                                           ''::bytea ORDER BY p.employee_id), ''::bytea)),
-               count(*) FILTER (WHERE p.error IS NULL), count(*) FILTER (WHERE p.error IS NOT NULL)
+               count(*) FILTER (WHERE p.error IS NULL), count(*) FILTER (WHERE p.error IS NOT NULL),
+               coalesce(sum(jsonb_array_length(p.warnings)), 0),
+               coalesce(sum(p.gross_won), 0), coalesce(sum(p.non_taxable_won), 0), coalesce(sum(p.taxable_won), 0),
+               coalesce(sum(p.total_deductions_won), 0), coalesce(sum(p.net_won), 0)
           FROM payrun.payslips p
          WHERE p.tenant_id = c.tenant_id AND p.run_id = c.run_id
            AND p.employee_id BETWEEN c.employee_id_from AND c.employee_id_to
+        """
+
+    /// The `run_chunks` columns `chunkDigestSQL`'s columns are stored in (migrations 0008, 0016).
+    static let chunkResultColumns = """
+        input_digest, employees_done, employees_failed, warnings_count, gross_won, non_taxable_won, taxable_won,
+        total_deductions_won, net_won
         """
 
     /// Records chunk `chunkNo` as finished and finalizes the run if it was the last. Call in the
     /// chunk job's transaction after `PayslipWriter.write`. Returns true if this call finalized the run.
     /// `phases`: the chunk's load/compute/write timings and the instant its finish phase began,
     /// stored in `run_chunks` (`load_us` … `shifts_loaded`, migration 0010; `finish_us` runs up to
-    /// that UPDATE, i.e. includes reading the chunk digest). Without it those columns are set to NULL.
+    /// the start of the UPDATE that aggregates the chunk's payslips). Without it those columns are set to NULL.
     /// `finalizing: false` leaves the finalization to the caller (`finalize(tenantId:runIds:)` later
     /// in the same transaction, for a packed job's runs at once); the return value says it is due.
     @discardableResult
@@ -38,15 +49,14 @@ public enum RunFinalizer {
                                      phases: (timings: ChunkPhaseTimings, finishStartedAt: ContinuousClock.Instant)? = nil,
                                      finalizing: Bool = true,
                                      on connection: PostgresConnection) throws -> Bool {
-        // The chunk's digest and counts from its stored payslips, and whether it was finished
-        // before (a rerun: not counted again). Only this chunk's job writes its row while the
-        // run is at this version, so reading it first is safe.
+        // Whether the chunk was finished before (a rerun: not counted again), then its digest,
+        // counts and totals from its stored payslips. Only this chunk's job writes its row while
+        // the run is at this version, so reading it first is safe.
         guard let chunk = try connection.queryOnePrepared("""
-            SELECT d.*, c.finished_at IS NULL FROM payrun.run_chunks c, LATERAL (\(chunkDigestSQL)) AS d
-             WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
+            SELECT c.finished_at IS NULL FROM payrun.run_chunks c WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
             """, [.int(tenantId), .int(runId), .int32(chunkNo)])
         else { throw PayrollStoreError(.notFound, "chunk \(chunkNo) of run \(runId) does not exist in tenant \(tenantId)") }
-        let first = try chunk.bool(at: 3)
+        let first = try chunk.bool(at: 0)
         var phaseValues: [PostgresValue] = Array(repeating: .null, count: 5)
         if let phases {
             let t = phases.timings
@@ -55,12 +65,11 @@ public enum RunFinalizer {
                            .int32(Int32(clamping: t.shiftsLoaded))]
         }
         try connection.executePrepared("""
-            UPDATE payrun.run_chunks
-               SET input_digest = $4, employees_done = $5, employees_failed = $6, finished_at = now(),
-                   load_us = $7, compute_us = $8, write_us = $9, finish_us = $10, shifts_loaded = $11
-             WHERE tenant_id = $1 AND run_id = $2 AND chunk_no = $3
-            """, [.int(tenantId), .int(runId), .int32(chunkNo), .bytea(try chunk.bytea(at: 0)),
-                  .int32(Int32(clamping: try chunk.int64(at: 1))), .int32(Int32(clamping: try chunk.int64(at: 2)))] + phaseValues)
+            UPDATE payrun.run_chunks c
+               SET (\(chunkResultColumns)) = (\(chunkDigestSQL)), finished_at = now(),
+                   load_us = $4, compute_us = $5, write_us = $6, finish_us = $7, shifts_loaded = $8
+             WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
+            """, [.int(tenantId), .int(runId), .int32(chunkNo)] + phaseValues)
         guard let row = try connection.queryOnePrepared("""
             UPDATE payrun.payroll_runs SET chunks_done = chunks_done + $3, updated_at = now()
              WHERE tenant_id = $1 AND id = $2
@@ -77,7 +86,7 @@ public enum RunFinalizer {
         return true
     }
 
-    /// Sets the run's status, counters, totals and digest from its payslips and chunks (and clears
+    /// Sets the run's status, counters, totals and digest from its finished chunks (and clears
     /// the failure reason of a run failed earlier).
     public static func finalize(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws {
         try finalize(tenantId: tenantId, runIds: [runId], on: connection)
