@@ -154,6 +154,61 @@ struct ChunkTotalsTests {
         #expect(try Self.runTotals(c, run: runId) == Self.payslipTotals(c, run: runId))
     }
 
+    @Test("a recalculation in a chunk whose job is finishing: the chunk's completion waits for it, then counts its payslip")
+    func recalculationBeforeCompletion() throws {
+        let (c, runId) = try Self.plannedInTwoChunks("chunk_totals_race")
+        _ = try Self.processChunk(c, run: runId, chunk: 0, employee: PayrollDataFixture.hourly)
+        // The recalculation writes the monthly employee's payslip into unfinished chunk 1 and stays open.
+        try c.execute("BEGIN")
+        try TenantScope.set(Self.tenant, on: c)
+        let outcome = try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.monthly,
+                                            periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: c)
+        guard case .replaced = outcome else { Issue.record("not replaced: \(outcome)"); try c.execute("ROLLBACK"); return }
+        // Chunk 1's completion (its job's last step) must wait for it, not sum the payslips without it.
+        let completion = BackgroundWork<Bool>(url: c.connectionString) { other in
+            try other.transaction { other in
+                try TenantScope.set(Self.tenant, on: other)
+                return try RunFinalizer.completeChunk(tenantId: Self.tenant, runId: runId, chunkNo: 1, on: other)
+            }
+        }
+        try waitForLockWait(on: c, who: "the chunk's completion")
+        try c.execute("COMMIT")
+        #expect(try completion.result().get())
+        #expect(try Self.expectChunksHoldPayslips(c, run: runId) == 2)
+        let totals = try Self.payslipTotals(c, run: runId)
+        #expect(totals[0] == 2)
+        #expect(try Self.runTotals(c, run: runId) == totals)
+    }
+
+    @Test("a recalculation while its chunk's completion is uncommitted waits for it, then moves the finished chunk by the difference")
+    func completionBeforeRecalculation() throws {
+        let (c, runId) = try Self.plannedInTwoChunks("chunk_totals_race2")
+        _ = try Self.processChunk(c, run: runId, chunk: 0, employee: PayrollDataFixture.hourly)
+        // Chunk 1's job has written its payslip and completed the chunk (finalizing the run), not committed yet.
+        try c.execute("BEGIN")
+        try TenantScope.set(Self.tenant, on: c)
+        let run = try #require(try PayrollRun.fetch(tenantId: Self.tenant, runId: runId, keyShare: true, on: c))
+        let chunk = try ChunkLoader.load(run: run, selection: .range(from: PayrollDataFixture.monthly, to: PayrollDataFixture.monthly), on: c)
+        try PayslipWriter.write(ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial), run: run, stagingKey: .random(), on: c)
+        #expect(try RunFinalizer.completeChunk(tenantId: Self.tenant, runId: runId, chunkNo: 1, on: c))
+        try c.execute("UPDATE payrun.shifts SET ends_at = ends_at + interval '1 hour' WHERE employee_id = $1 AND starts_at = '2026-10-22T09:00:00+09:00'",
+                      [.int(PayrollDataFixture.monthly)])
+        let recalculation = BackgroundWork<Bool>(url: c.connectionString) { other in
+            try other.transaction { other in
+                try TenantScope.set(Self.tenant, on: other)
+                let outcome = try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.monthly,
+                                                    periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: other)
+                if case .replaced = outcome { return true }
+                return false
+            }
+        }
+        try waitForLockWait(on: c, who: "the recalculation")
+        try c.execute("COMMIT")
+        #expect(try recalculation.result().get())
+        #expect(try Self.expectChunksHoldPayslips(c, run: runId) == 2)
+        #expect(try Self.runTotals(c, run: runId) == Self.payslipTotals(c, run: runId))
+    }
+
     @Test("employees hired after planning, below the first and above the last chunk, widen those chunks; the run, its approval and its digest count them")
     func strayPayslipsWidenChunks() throws {
         let (c, runId) = try Self.plannedInTwoChunks("chunk_totals_stray")

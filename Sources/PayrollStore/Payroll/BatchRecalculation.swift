@@ -98,6 +98,9 @@ public enum BatchRecalculation {
             let computed = ChunkProcessor.compute(chunk, calculate: calculate)
             let calculated = run.status == .calculated || run.status == .calculatedWithErrors
             let tracked = Recalculation.tracksTotals(run)
+            if tracked {
+                try RunFinalizer.lockCoveringChunks(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId), on: connection)
+            }
             let before = tracked ? try storedTotals(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId),
                                                     on: connection) : [:]
             try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)

@@ -14,11 +14,28 @@ extension RunFinalizer {
         var delta: [Int64]
     }
 
-    /// Moves every finished chunk covering one of `changes` by the sum of its changes (locking
-    /// those chunk rows in chunk order first) and returns how many of `changes` some chunk
-    /// covers, finished or not — fewer than `changes.count` means a payslip lies outside every
-    /// chunk: call `coverStrayPayslips`. An unfinished chunk needs nothing: its completion sums
-    /// its payslips. In the caller's transaction, after the payslips were written.
+    /// Locks (`FOR NO KEY UPDATE`, in chunk order) the chunks of the run whose ranges cover any of
+    /// `employeeIds`. A recalculation calls this before it reads the payslips it replaces: chunk
+    /// completion locks its chunks the same way before it sums their payslips, so either the
+    /// completion waits and then sums the recalculated payslip too, or the recalculation waits,
+    /// then sees the chunk finished with the payslip it replaces counted, and moves it by the
+    /// difference. Without it a payslip written beside a running chunk job could be missed by the
+    /// chunk's totals, or counted twice.
+    static func lockCoveringChunks(tenantId: Int64, runId: Int64, employeeIds: [Int64], on connection: PostgresConnection) throws {
+        if employeeIds.isEmpty { return }
+        _ = try connection.queryPrepared("""
+            SELECT c.chunk_no FROM payrun.run_chunks c
+             WHERE c.tenant_id = $1 AND c.run_id = $2
+               AND EXISTS (SELECT FROM unnest($3::bigint[]) AS e(id) WHERE e.id BETWEEN c.employee_id_from AND c.employee_id_to)
+             ORDER BY c.chunk_no FOR NO KEY UPDATE
+            """, [.int(tenantId), .int(runId), .int64Array(employeeIds)])
+    }
+
+    /// Moves every finished chunk covering one of `changes` by the sum of its changes and returns
+    /// how many of `changes` some chunk covers, finished or not — fewer than `changes.count` means
+    /// a payslip lies outside every chunk: call `coverStrayPayslips`. An unfinished chunk needs
+    /// nothing: its completion sums its payslips. In the caller's transaction, after
+    /// `lockCoveringChunks` and the payslips' writing.
     static func moveChunkTotals(tenantId: Int64, runId: Int64, changes: [PayslipChange],
                                 on connection: PostgresConnection) throws -> Int {
         if changes.isEmpty { return 0 }
@@ -37,18 +54,14 @@ extension RunFinalizer {
                   FROM d JOIN payrun.run_chunks c
                     ON c.tenant_id = $1 AND c.run_id = $2 AND d.employee_id BETWEEN c.employee_id_from AND c.employee_id_to
                  GROUP BY c.chunk_no, c.finished_at),
-                 l AS (
-                SELECT c.chunk_no FROM payrun.run_chunks c
-                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no IN (SELECT chunk_no FROM m WHERE finished)
-                 ORDER BY c.chunk_no FOR NO KEY UPDATE),
                  u AS (
                 UPDATE payrun.run_chunks c
                    SET employees_done = c.employees_done + m.done, employees_failed = c.employees_failed + m.failed,
                        warnings_count = c.warnings_count + m.warnings, gross_won = c.gross_won + m.gross,
                        non_taxable_won = c.non_taxable_won + m.non_taxable, taxable_won = c.taxable_won + m.taxable,
                        total_deductions_won = c.total_deductions_won + m.deductions, net_won = c.net_won + m.net
-                  FROM m JOIN l USING (chunk_no)
-                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = m.chunk_no AND c.finished_at IS NOT NULL)
+                  FROM m
+                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = m.chunk_no AND m.finished AND c.finished_at IS NOT NULL)
             SELECT coalesce(sum(covered), 0)::bigint FROM m
             """, [.int(tenantId), .int(runId), .int64Array(changes.map(\.employeeId))] + (0..<8).map(column))
         return Int(try row?.int64(at: 0) ?? 0)
