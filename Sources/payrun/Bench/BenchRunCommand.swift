@@ -85,7 +85,7 @@ struct BenchRunCommand: ParsableCommand {
             log("\(store.name): SQL baseline…")
             let peer = try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
             log("\(store.name): compute scaling…")
-            let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample)
+            let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample, log: log)
             let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
                                    scaling: scaling)
             log(entry.oneLine)

@@ -6,8 +6,9 @@ import PostgresClient
 
 /// Step 4 of `payrun bench`: the compute phase alone, on the same inputs, with `BatchCalculator`
 /// at parallelism 1 and N. The inputs — up to `sampleMax` employees, chunk by chunk in plan order —
-/// are loaded by `ChunkLoader` (untimed); once no autovacuum worker runs, the two parallelisms are
-/// timed alternately `repetitions` times each and the best of each counts.
+/// are loaded by `ChunkLoader` (untimed); once no autovacuum worker runs and a CHECKPOINT has
+/// written out what the steps before left dirty, the two parallelisms are timed alternately
+/// `repetitions` times each and the best of each counts.
 struct ComputeScaling {
     var employees: Int
     var threads: Int
@@ -15,7 +16,8 @@ struct ComputeScaling {
     var allCoresSeconds: Double
     var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
 
-    static func run(url: String, threads: Int, sampleMax: Int = 50_000, repetitions: Int = 5) throws -> ComputeScaling {
+    static func run(url: String, threads: Int, sampleMax: Int = 50_000, repetitions: Int = 5,
+                    log: (String) -> Void = { _ in }) throws -> ComputeScaling {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         let plan = try connection.query("""
@@ -42,6 +44,10 @@ struct ComputeScaling {
               try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")?.int64(at: 0) ?? 0 > 0 {
             usleep(200_000)
         }
+        // Then write out what the baseline left dirty (at 1,000,000 employees a million result
+        // rows): otherwise the checkpointer spreads those writes over the next minutes, i.e.
+        // over this measurement, taking CPU from one side or the other.
+        BenchCheckpoint.run(url: url, before: "the compute scaling", log: log)
         func timed(_ parallelism: Int) -> Double {
             let started = ContinuousClock.now
             let results = BatchCalculator.calculate(inputs, parallelism: parallelism)
