@@ -99,7 +99,7 @@ public enum BatchRecalculation {
             let calculated = run.status == .calculated || run.status == .calculatedWithErrors
             let tracked = Recalculation.tracksTotals(run)
             if tracked {
-                try RunFinalizer.lockCoveringChunks(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId), on: connection)
+                try RunFinalizer.holdCoveringChunks(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId), on: connection)
             }
             let before = tracked ? try storedTotals(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId),
                                                     on: connection) : [:]

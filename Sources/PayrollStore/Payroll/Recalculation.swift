@@ -59,7 +59,7 @@ public enum Recalculation {
         let computed = ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial)
         let calculated = run.status == .calculated || run.status == .calculatedWithErrors
         let tracked = tracksTotals(run)
-        if tracked { try RunFinalizer.lockCoveringChunks(tenantId: tenantId, runId: runId, employeeIds: [employeeId], on: connection) }
+        if tracked { try RunFinalizer.holdCoveringChunks(tenantId: tenantId, runId: runId, employeeIds: [employeeId], on: connection) }
         let before = tracked ? try PayslipTotals.fetch(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection) : nil
         try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
         if tracked {

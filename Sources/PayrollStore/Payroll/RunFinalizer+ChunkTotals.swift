@@ -14,28 +14,51 @@ extension RunFinalizer {
         var delta: [Int64]
     }
 
-    /// Locks (`FOR NO KEY UPDATE`, in chunk order) the chunks of the run whose ranges cover any of
-    /// `employeeIds`. A recalculation calls this before it reads the payslips it replaces: chunk
-    /// completion locks its chunks the same way before it sums their payslips, so either the
-    /// completion waits and then sums the recalculated payslip too, or the recalculation waits,
-    /// then sees the chunk finished with the payslip it replaces counted, and moves it by the
-    /// difference. Without it a payslip written beside a running chunk job could be missed by the
-    /// chunk's totals, or counted twice.
-    static func lockCoveringChunks(tenantId: Int64, runId: Int64, employeeIds: [Int64], on connection: PostgresConnection) throws {
+    /// Class of the transaction-level advisory locks that order chunk completion against
+    /// recalculations (key 2: `chunkLockKeySQL`). 0015 uses 1885434226 for tenants' employees.
+    static let chunkLockClass: Int32 = 1_885_434_227
+
+    /// The second key of a chunk's advisory lock, from `c.run_id` and `c.chunk_no` (a collision
+    /// of two chunks only makes one wait for the other).
+    static let chunkLockKeySQL = "hashint8(c.run_id # (c.chunk_no::bigint << 40))"
+
+    /// Takes, shared and in chunk order, the advisory locks of the run's chunks whose ranges cover
+    /// any of `employeeIds`. A recalculation calls this before it reads the payslips it replaces;
+    /// chunk completion takes its chunks' locks exclusively before it sums their payslips
+    /// (`lockChunksExclusively`). So either the completion waits for the recalculation to commit
+    /// and then sums its payslip too, or the recalculation waits for the completion, then sees the
+    /// chunk finished with the payslip it replaces counted, and moves it by the difference.
+    /// Recalculations do not wait for each other here (the chunk rows they move at the end are
+    /// held only from that update to their commit, like the run's row).
+    static func holdCoveringChunks(tenantId: Int64, runId: Int64, employeeIds: [Int64], on connection: PostgresConnection) throws {
         if employeeIds.isEmpty { return }
         _ = try connection.queryPrepared("""
-            SELECT c.chunk_no FROM payrun.run_chunks c
-             WHERE c.tenant_id = $1 AND c.run_id = $2
-               AND EXISTS (SELECT FROM unnest($3::bigint[]) AS e(id) WHERE e.id BETWEEN c.employee_id_from AND c.employee_id_to)
-             ORDER BY c.chunk_no FOR NO KEY UPDATE
+            SELECT pg_advisory_xact_lock_shared(\(chunkLockClass), s.key)
+              FROM (SELECT \(chunkLockKeySQL) AS key FROM payrun.run_chunks c
+                     WHERE c.tenant_id = $1 AND c.run_id = $2
+                       AND EXISTS (SELECT FROM unnest($3::bigint[]) AS e(id) WHERE e.id BETWEEN c.employee_id_from AND c.employee_id_to)
+                     ORDER BY c.chunk_no OFFSET 0) AS s
             """, [.int(tenantId), .int(runId), .int64Array(employeeIds)])
     }
 
-    /// Moves every finished chunk covering one of `changes` by the sum of its changes and returns
+    /// Takes the advisory locks of the given chunks exclusively, in (run, chunk) order: chunk
+    /// completion, before it sums the chunks' payslips (see `holdCoveringChunks`).
+    static func lockChunksExclusively(tenantId: Int64, chunks: [(runId: Int64, chunkNo: Int32)], on connection: PostgresConnection) throws {
+        if chunks.isEmpty { return }
+        _ = try connection.queryPrepared("""
+            SELECT pg_advisory_xact_lock(\(chunkLockClass), s.key)
+              FROM (SELECT \(chunkLockKeySQL) AS key FROM unnest($2::bigint[], $3::bigint[]) AS c(run_id, chunk_no)
+                     ORDER BY c.run_id, c.chunk_no OFFSET 0) AS s
+            """, [.int(tenantId), .int64Array(chunks.map(\.runId)), .int64Array(chunks.map { Int64($0.chunkNo) })])
+    }
+
+    /// Moves every finished chunk covering one of `changes` by the sum of its changes (locking
+    /// those chunk rows in chunk order first, so recalculations of several chunks cannot
+    /// deadlock) and returns
     /// how many of `changes` some chunk covers, finished or not — fewer than `changes.count` means
     /// a payslip lies outside every chunk: call `coverStrayPayslips`. An unfinished chunk needs
     /// nothing: its completion sums its payslips. In the caller's transaction, after
-    /// `lockCoveringChunks` and the payslips' writing.
+    /// `holdCoveringChunks` and the payslips' writing.
     static func moveChunkTotals(tenantId: Int64, runId: Int64, changes: [PayslipChange],
                                 on connection: PostgresConnection) throws -> Int {
         if changes.isEmpty { return 0 }
@@ -54,14 +77,18 @@ extension RunFinalizer {
                   FROM d JOIN payrun.run_chunks c
                     ON c.tenant_id = $1 AND c.run_id = $2 AND d.employee_id BETWEEN c.employee_id_from AND c.employee_id_to
                  GROUP BY c.chunk_no, c.finished_at),
+                 l AS (
+                SELECT c.chunk_no FROM payrun.run_chunks c
+                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no IN (SELECT chunk_no FROM m WHERE finished)
+                 ORDER BY c.chunk_no FOR NO KEY UPDATE),
                  u AS (
                 UPDATE payrun.run_chunks c
                    SET employees_done = c.employees_done + m.done, employees_failed = c.employees_failed + m.failed,
                        warnings_count = c.warnings_count + m.warnings, gross_won = c.gross_won + m.gross,
                        non_taxable_won = c.non_taxable_won + m.non_taxable, taxable_won = c.taxable_won + m.taxable,
                        total_deductions_won = c.total_deductions_won + m.deductions, net_won = c.net_won + m.net
-                  FROM m
-                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = m.chunk_no AND m.finished AND c.finished_at IS NOT NULL)
+                  FROM m JOIN l USING (chunk_no)
+                 WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = m.chunk_no AND c.finished_at IS NOT NULL)
             SELECT coalesce(sum(covered), 0)::bigint FROM m
             """, [.int(tenantId), .int(runId), .int64Array(changes.map(\.employeeId))] + (0..<8).map(column))
         return Int(try row?.int64(at: 0) ?? 0)
@@ -78,6 +105,10 @@ extension RunFinalizer {
     /// chunk, and approval.
     @discardableResult
     static func coverStrayPayslips(tenantId: Int64, runId: Int64, on connection: PostgresConnection) throws -> [Int32] {
+        // No chunk of the run completes while its range moves and its totals are summed again.
+        let chunks = try connection.query("SELECT c.chunk_no FROM payrun.run_chunks c WHERE c.tenant_id = $1 AND c.run_id = $2",
+                                          [.int(tenantId), .int(runId)]).map { (runId: runId, chunkNo: try $0.int32(at: 0)) }
+        try lockChunksExclusively(tenantId: tenantId, chunks: chunks, on: connection)
         var touched = try connection.query("""
             WITH chunks AS (
                 SELECT c.chunk_no, c.employee_id_from, c.employee_id_to,

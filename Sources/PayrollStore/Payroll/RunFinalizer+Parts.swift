@@ -5,8 +5,9 @@ import PostgresClient
 /// parts in 69 jobs: completing them one by one took three statements each). Same effects as
 /// `completeChunk(…, finalizing: false)` for each part, in this order:
 ///
-/// 0. the parts' `run_chunks` rows are locked in (run, chunk) order (recalculations lock the
-///    chunks they write in before reading the payslips they replace: `lockCoveringChunks`);
+/// 0. the parts' chunk locks are taken in (run, chunk) order (recalculations hold the locks of
+///    the chunks they write in, shared, before reading the payslips they replace:
+///    `holdCoveringChunks`);
 /// 1. each part's `run_chunks` row gets its digest, counts and totals from its stored payslips
 ///    (`chunkDigestSQL`), `finished_at` and its phase timings (one UPDATE over all parts);
 /// 2. the runs' rows are locked in run-id order (`FOR NO KEY UPDATE`, the order `completeChunk`
@@ -44,13 +45,9 @@ extension RunFinalizer {
         for part in parts where !keys.insert(PartKey(runId: part.runId, chunkNo: part.chunkNo)).inserted {
             throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
         }
-        // Lock the parts' chunk rows first, in (run, chunk) order, then sum their payslips in a new
-        // statement: a recalculation holding one of them (`lockCoveringChunks`) has committed by then.
-        _ = try connection.query("""
-            SELECT c.chunk_no FROM payrun.run_chunks c
-              JOIN unnest($2::bigint[], $3::bigint[]) AS u(run_id, chunk_no) ON c.run_id = u.run_id AND c.chunk_no = u.chunk_no
-             WHERE c.tenant_id = $1 ORDER BY c.run_id, c.chunk_no FOR NO KEY UPDATE OF c
-            """, [.int(tenantId), .int64Array(parts.map(\.runId)), .int64Array(parts.map { Int64($0.chunkNo) })])
+        // Take the parts' chunk locks first, in (run, chunk) order, then sum their payslips in a new
+        // statement: a recalculation holding one of them (`holdCoveringChunks`) has committed by then.
+        try lockChunksExclusively(tenantId: tenantId, chunks: parts.map { ($0.runId, $0.chunkNo) }, on: connection)
         let updated = try connection.query("""
             WITH parts AS (
                 SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])

@@ -49,13 +49,13 @@ public enum RunFinalizer {
                                      phases: (timings: ChunkPhaseTimings, finishStartedAt: ContinuousClock.Instant)? = nil,
                                      finalizing: Bool = true,
                                      on connection: PostgresConnection) throws -> Bool {
-        // Lock the chunk's row (a recalculation writing a payslip in its range holds it until it
-        // commits: `lockCoveringChunks`), see whether it was finished before (a rerun: not counted
-        // again), then — a new statement, so a new snapshot — its digest, counts and totals from
-        // its stored payslips.
+        // Take the chunk's lock (a recalculation writing a payslip in its range holds it shared
+        // until it commits: `holdCoveringChunks`), see whether it was finished before (a rerun:
+        // not counted again), then — a new statement, so a new snapshot — its digest, counts and
+        // totals from its stored payslips.
+        try lockChunksExclusively(tenantId: tenantId, chunks: [(runId, chunkNo)], on: connection)
         guard let chunk = try connection.queryOnePrepared("""
             SELECT c.finished_at IS NULL FROM payrun.run_chunks c WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
-               FOR NO KEY UPDATE
             """, [.int(tenantId), .int(runId), .int32(chunkNo)])
         else { throw PayrollStoreError(.notFound, "chunk \(chunkNo) of run \(runId) does not exist in tenant \(tenantId)") }
         let first = try chunk.bool(at: 0)
