@@ -118,3 +118,61 @@ struct PayslipInsertCheckTests {
         #expect(try Self.payslipCount(connection) == 4)
     }
 }
+
+/// 0017 rewrote the rule_set CHECK without a regex: the same strings pass, under the same name.
+@Suite("Payslip rule_set check (0017)")
+struct PayslipRuleSetCheckTests {
+    typealias F = StoreFixture
+
+    /// Strings around the format `kr-YYYY.MM`: wrong letters, lengths, separators, non-ASCII digits,
+    /// whitespace, regex metacharacters.
+    static let candidates = [
+        "kr-2026.10", "kr-0000.00", "kr-9999.99", "kr-2026.1", "kr-2026.100", "kr-20260.10", "kr-202.10",
+        "KR-2026.10", "kr_2026.10", "kr-2026-10", "kr-2026,10", "kr-2026.1x", "kr-x026.10", "kr-2026.10 ",
+        " kr-2026.10", "kr-2026.10\n", "kr-２０２６.10", "kr-٢٠٢٦.10", "kr-2026.１0",
+        "", "kr-", "kr-....-..", "kr-0000000", "kr-2026.1.", "kr-2026..0", "kr-2026.\\d", "kr-[0-9].10", "kr-2026.1 ",
+    ]
+
+    @Test("the rewritten check accepts exactly the strings 0001's regex accepted")
+    func sameStringsAsTheRegex() throws {
+        let connection = try F.migrated("rule_set_same")
+        // The stored CHECK expression, evaluated on each string as the column's value.
+        let expression = try #require(try connection.queryOne("""
+            SELECT pg_get_expr(conbin, conrelid) FROM pg_constraint
+             WHERE conrelid = 'payrun.payslips'::regclass AND conname = 'payslips_rule_set_check'
+            """)?.string(at: 0))
+        #expect(!expression.contains("~"))
+        #expect(expression.contains("rule_set"))
+        let onValue = expression.replacingOccurrences(of: "rule_set", with: "s.rule_set")
+        // Every candidate and 2,000 random strings over the format's alphabet and a few others.
+        let differing = try connection.queryOne("""
+            WITH s(rule_set) AS (
+                SELECT unnest($1::text[])
+                UNION ALL
+                SELECT string_agg(substr('kr-.0123456789 x９', 1 + floor(random() * 18)::int, 1), '')
+                  FROM generate_series(1, 2000) AS g, generate_series(1, 10) AS c GROUP BY g
+                UNION ALL
+                SELECT 'kr-' || lpad(floor(random() * 10000)::int::text, 4, '0') || '.' || lpad(floor(random() * 100)::int::text, 2, '0')
+                  FROM generate_series(1, 200))
+            SELECT count(*) FILTER (WHERE (s.rule_set ~ '^kr-[0-9]{4}\\.[0-9]{2}$') IS DISTINCT FROM (\(onValue))),
+                   count(*) FILTER (WHERE s.rule_set ~ '^kr-[0-9]{4}\\.[0-9]{2}$')
+              FROM s
+            """, [.textArray(Self.candidates)])
+        #expect(try differing?.int64(at: 0) == 0)
+        #expect(try (differing?.int64(at: 1) ?? 0) >= 203)  // the three valid candidates and the 200 generated
+    }
+
+    @Test("a payslip with a malformed rule_set is refused, naming payslips_rule_set_check; a well-formed one is stored")
+    func malformedRuleSet_isRefused() throws {
+        let connection = try F.twoTenants("rule_set_refused")
+        for bad in ["kr-2026.1x", "kr-2026.100", "KR-2026.10", "kr-２０２６.10", "kr-2026.10\n", ""] {
+            let error = #expect(throws: PostgresError.self) {
+                try connection.execute("UPDATE payrun.payslips SET rule_set = $1 WHERE employee_id = $2", [.text(bad), .int(F.employeeA)])
+            }
+            #expect(error?.kind == .checkViolation)
+            #expect(error?.constraint == "payslips_rule_set_check")
+        }
+        try connection.execute("UPDATE payrun.payslips SET rule_set = 'kr-2027.01' WHERE employee_id = $1", [.int(F.employeeA)])
+        #expect(try connection.queryOne("SELECT rule_set FROM payrun.payslips WHERE employee_id = $1", [.int(F.employeeA)])?.string(at: 0) == "kr-2027.01")
+    }
+}
