@@ -155,7 +155,11 @@ extension PayrollInput {
             }
         }
         let result = try validated(shift: shift, index: i, window: window, defaultBreakMinutes: defaultBreakMinutes)
-        return isAlreadyNormal ? nil : result
+        // A shift with explicit breaks already sorted and its break minutes already their sum (what
+        // the loader gives, and every shift of an input validated before) is unchanged: nil keeps
+        // the caller from copying the whole shift array for it.
+        if isAlreadyNormal || (result.breakMinutes == shift.breakMinutes && result.breaks == shift.breaks) { return nil }
+        return result
     }
 
     private static func validated(shift: Shift, index i: Int, window: ClosedRange<LocalDate>,
