@@ -7,8 +7,7 @@
 /// (`DeductionCalculator`, premium month = the month of `periodEnd`), then check the payslip's
 /// invariants. A violated invariant fails this employee with a `PayrollError`; it never crashes.
 public enum PayrollCalculator {
-    /// `input` is `consuming`: validation builds its result from it instead of from a copy.
-    public static func calculate(_ input: consuming PayrollInput) throws(PayrollError) -> Payslip {
+    public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
         let input = try input.validated()
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily

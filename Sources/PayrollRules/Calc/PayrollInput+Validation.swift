@@ -5,20 +5,16 @@ extension PayrollInput {
     /// Returns the input with its shifts sorted by start and every shift's break normalised
     /// (`contract.defaultBreakMinutes` copied into shifts that give no break), or throws the first
     /// problem found.
-    ///
-    /// `consuming`: the result is built from this value itself, not from a copy of it (a copy
-    /// retains and releases every array of the input, atomically, once per employee); a caller
-    /// that goes on using its input gets a copy made for it, as before.
-    public consuming func validated() throws(PayrollError) -> PayrollInput {
+    public func validated() throws(PayrollError) -> PayrollInput {
         try validatePeriod()
         try validateEmployee()
         try validateContract()
         let shifts = try validatedShifts()
         let absences = try validatedAbsences()
-        var result = self
-        result.shifts = shifts
-        result.absences = absences
-        return result
+        var copy = self
+        copy.shifts = shifts
+        copy.absences = absences
+        return copy
     }
 
     private func validatePeriod() throws(PayrollError) {
