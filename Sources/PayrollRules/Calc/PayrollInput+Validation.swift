@@ -11,10 +11,10 @@ extension PayrollInput {
         try validateContract()
         let shifts = try validatedShifts()
         let absences = try validatedAbsences()
-        var copy = self
-        copy.shifts = shifts
-        copy.absences = absences
-        return copy
+        // Built from the fields, not as a copy of `self` with two arrays replaced (which retained
+        // the old shift and absence arrays only to release them again).
+        return PayrollInput(periodStart: periodStart, periodEnd: periodEnd, payDate: payDate, workplace: workplace,
+                            employee: employee, contract: contract, shifts: shifts, absences: absences)
     }
 
     private func validatePeriod() throws(PayrollError) {
