@@ -11,9 +11,12 @@ public enum PayrollCalculator {
         let input = try input.validated()
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily
-        let earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
+        var earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
 
+        // Taken out of `earnings` (not copied): appending a non-taxable line to an array still
+        // shared with `earnings` would copy every line (and retain its texts) first.
         var lines = earnings.earnings
+        earnings.earnings = []
         var nonTaxableWon: Int64 = 0
         var taxableExcessWon: Int64 = 0  // the part of non-taxable items above their exemption
         for item in NonTaxableItem.inOrder {
@@ -48,7 +51,7 @@ public enum PayrollCalculator {
             employeeId: input.employee.id, ruleSet: ruleSet(premiumMonth: premiumMonth), minutes: earnings.minutes,
             earnings: lines, gross: grossWon, nonTaxable: nonTaxableWon, taxable: taxableWon,
             deductions: deductions.lines, totalDeductions: totalDeductionsWon, net: netWon,
-            warnings: earnings.warnings + deductions.warnings)
+            warnings: deductions.warnings.isEmpty ? earnings.warnings : earnings.warnings + deductions.warnings)
         try payslip.checkInvariants()
         return payslip
     }

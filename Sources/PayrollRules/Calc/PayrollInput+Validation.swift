@@ -11,10 +11,10 @@ extension PayrollInput {
         try validateContract()
         let shifts = try validatedShifts()
         let absences = try validatedAbsences()
-        var copy = self
-        copy.shifts = shifts
-        copy.absences = absences
-        return copy
+        // Built from the fields, not as a copy of `self` with two arrays replaced (which retained
+        // the old shift and absence arrays only to release them again).
+        return PayrollInput(periodStart: periodStart, periodEnd: periodEnd, payDate: payDate, workplace: workplace,
+                            employee: employee, contract: contract, shifts: shifts, absences: absences)
     }
 
     private func validatePeriod() throws(PayrollError) {
@@ -155,7 +155,11 @@ extension PayrollInput {
             }
         }
         let result = try validated(shift: shift, index: i, window: window, defaultBreakMinutes: defaultBreakMinutes)
-        return isAlreadyNormal ? nil : result
+        // A shift with explicit breaks already sorted and its break minutes already their sum (what
+        // the loader gives, and every shift of an input validated before) is unchanged: nil keeps
+        // the caller from copying the whole shift array for it.
+        if isAlreadyNormal || (result.breakMinutes == shift.breakMinutes && result.breaks == shift.breaks) { return nil }
+        return result
     }
 
     private static func validated(shift: Shift, index i: Int, window: ClosedRange<LocalDate>,
@@ -192,16 +196,28 @@ extension PayrollInput {
                                        field: path + ".breaks[\(k)]")
                 }
             }
-            let order = shift.breaks.indices.sorted { (shift.breaks[$0].start, $0) < (shift.breaks[$1].start, $1) }
+            // Breaks already in start order (the stored multirange's order) are walked as they are:
+            // the stable sort below would give the same order, without its two arrays per shift.
+            var inStartOrder = true
+            for k in shift.breaks.indices.dropFirst() where shift.breaks[k].start < shift.breaks[k - 1].start {
+                inStartOrder = false
+                break
+            }
             var totalMinutes: Int64 = 0
             var previous: Int? = nil
-            for k in order {
+            func add(_ k: Int) throws(PayrollError) {
                 let b = shift.breaks[k]
                 if let p = previous, b.start < shift.breaks[p].end {
                     throw PayrollError(.invalidValue, "break \(b.start)–\(b.end) overlaps breaks[\(p)]", field: path + ".breaks[\(k)]")
                 }
                 totalMinutes += b.end.value - b.start.value
                 previous = k
+            }
+            let order = inStartOrder ? nil : shift.breaks.indices.sorted { (shift.breaks[$0].start, $0) < (shift.breaks[$1].start, $1) }
+            if let order {
+                for k in order { try add(k) }
+            } else {
+                for k in shift.breaks.indices { try add(k) }
             }
             guard totalMinutes < lengthMinutes else {
                 throw PayrollError(.invalidValue, "breaks cover the whole \(lengthMinutes)-minute shift", field: path + ".breaks")
@@ -210,7 +226,7 @@ extension PayrollInput {
                 throw PayrollError(.invalidValue, "breakMinutes \(b) disagrees with the \(totalMinutes) minutes of the explicit breaks (give one or make them agree)",
                                    field: path + ".breakMinutes")
             }
-            shift.breaks = order.map { shift.breaks[$0] }
+            if let order { shift.breaks = order.map { shift.breaks[$0] } }
             shift.breakMinutes = Int32(totalMinutes)
         } else if let b = shift.breakMinutes {
             guard Int64(b) < lengthMinutes else {

@@ -104,7 +104,9 @@ extension ChunkLoader {
             let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
-            for s in shiftRows { shifts.append(try makeShift(s, breakWindows: breakWindows)) }
+            for s in shiftRows {
+                shifts.append(try makeShift(s, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
+            }
             var absences: [Absence] = []
             absences.reserveCapacity(absenceRows.count)
             for a in absenceRows {
@@ -158,7 +160,19 @@ extension ChunkLoader {
             nonTaxable: r.nonTaxable)
     }
 
-    static func makeShift(_ s: ShiftRow, breakWindows: [BreakRanges.Window?]) throws(PayrollError) -> Shift {
+    /// The shift as `PayrollInput.validated()` will normalise it where that cannot fail: a shift
+    /// with neither explicit breaks nor break minutes gets the contract's `defaultBreakMinutes`
+    /// when it is positive and shorter than the shift (what validation would copy in); one with
+    /// explicit windows and no break minutes gets their sum when it is positive and shorter than
+    /// the shift (what validation would set; a sum that disagrees with the windows cannot arise,
+    /// and every check of the windows comes before the one of the break minutes). Validation
+    /// then finds every shift already normal and keeps the array as it is, instead of copying it
+    /// and taking its slow path per shift. A default that would not fit (or a shift that does not
+    /// end after its start) is left out, so validation reports it exactly as before; every other
+    /// check it makes on such a shift (length, window) comes before the break checks in both of
+    /// its paths, so the same error names the same field.
+    static func makeShift(_ s: ShiftRow, breakWindows: [BreakRanges.Window?],
+                          defaultBreakMinutes: Int32? = nil) throws(PayrollError) -> Shift {
         guard let start = DateConversion.koreaMinute(microsecondsSince2000: s.startsAt) else {
             throw PayrollError(.invalidValue, "shift start is not a whole minute", field: "shifts[id=\(s.id)].start")
         }
@@ -176,7 +190,22 @@ extension ChunkLoader {
                 breaks.append(BreakWindow(start: KoreaMinute(utcMinutes: window.startMinutes), end: KoreaMinute(utcMinutes: window.endMinutes)))
             }
         }
-        return Shift(start: start, end: end, breakMinutes: s.breakMinutes, breaks: breaks)
+        var breakMinutes = s.breakMinutes
+        let lengthMinutes = end.value - start.value
+        if breakMinutes == nil, !breaks.isEmpty {
+            // Explicit windows: validation sets the break minutes to their sum. Given here only
+            // when the sum is positive and below the shift's length, where it changes no check.
+            var totalMinutes: Int64 = 0
+            for b in breaks {
+                let (sum, overflow) = totalMinutes.addingReportingOverflow(b.end.value &- b.start.value)
+                guard !overflow else { totalMinutes = -1; break }
+                totalMinutes = sum
+            }
+            if totalMinutes > 0, totalMinutes < lengthMinutes, totalMinutes <= Int64(Int32.max) { breakMinutes = Int32(totalMinutes) }
+        } else if breakMinutes == nil, let d = defaultBreakMinutes, d > 0, Int64(d) < lengthMinutes {
+            breakMinutes = d
+        }
+        return Shift(start: start, end: end, breakMinutes: breakMinutes, breaks: breaks)
     }
 
     /// Rewrites `shifts[3]…` / `absences[1]…` (indices in the order given to validation) to the

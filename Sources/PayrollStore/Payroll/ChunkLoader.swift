@@ -60,7 +60,10 @@ public enum ChunkLoader {
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
                                     absences: children.absences[i])
-            let digest: [UInt8]? = (try? result.get()).map(InputDigest.digest)
+            // Digested in place: `try? result.get()` copied the input out (a retain and a
+            // release of each of its arrays) only to hash it.
+            let digest: [UInt8]?
+            if case .success(let input) = result { digest = InputDigest.digest(input) } else { digest = nil }
             loaded.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
         }
         var missing: [Int64] = []

@@ -91,15 +91,8 @@ extension ChunkProcessor {
         outcome.timings.shiftsLoaded = chunks.reduce(0) { $0 + $1.shiftsLoaded }
 
         // One calculator call over every part's employees.
-        var all = chunks[0]
-        all.employees = chunks.flatMap(\.employees)
-        let computedAll = compute(all, calculate: calculate)
-        var computed: [[ComputedPayslip]] = []
-        var offset = 0
-        for chunk in chunks {
-            computed.append(Array(computedAll[offset..<(offset + chunk.employees.count)]))
-            offset += chunk.employees.count
-        }
+        let computed = computeParts(chunks, calculate: calculate)
+        let computedCount = computed.reduce(0) { $0 + $1.count }
         outcome.timings.compute = lap()
 
         try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey, on: connection)
@@ -107,7 +100,7 @@ extension ChunkProcessor {
 
         // Finish every part with a fixed number of statements (RunFinalizer.completeChunks), then
         // finalize the runs whose last part this was, with one statement.
-        let totalEmployees = max(computedAll.count, 1)
+        let totalEmployees = max(computedCount, 1)
         let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
             return RunFinalizer.PartCompletion(
@@ -128,13 +121,15 @@ extension ChunkProcessor {
             },
             on: connection)
         outcome.partsDone = active.count
-        for p in computedAll {
-            switch p.result {
-            case .success(let slip): outcome.warnings += slip.warnings.count
-            case .failure(let error): outcome.failures.append((p.employeeId, error))
+        for part in computed {
+            for p in part {
+                switch p.result {
+                case .success(let slip): outcome.warnings += slip.warnings.count
+                case .failure(let error): outcome.failures.append((p.employeeId, error))
+                }
             }
         }
-        outcome.employees = computedAll.count
+        outcome.employees = computedCount
         return outcome
     }
 }

@@ -76,20 +76,42 @@ public enum ChunkProcessor {
 
     /// Computes the valid inputs of `chunk` with `calculate`; invalid ones keep their load error.
     public static func compute(_ chunk: LoadedChunk, calculate: Calculate) -> [ComputedPayslip] {
+        computeParts([chunk], calculate: calculate)[0]
+    }
+
+    /// `compute` for the parts of a packed job, with one `calculate` call over all their valid
+    /// inputs: one array of results per chunk, in its employees' order. Nothing is copied twice:
+    /// the employees are not gathered into one chunk first, each result is moved (not copied)
+    /// into its payslip, and the per-part arrays are built directly (no slices of one array),
+    /// which spared a retain and a release of every employee's input, digest and payslip per copy.
+    public static func computeParts(_ chunks: [LoadedChunk], calculate: Calculate) -> [[ComputedPayslip]] {
         var inputs: [PayrollInput] = []
-        var slots: [Int] = []
-        inputs.reserveCapacity(chunk.employees.count)
-        for (i, e) in chunk.employees.enumerated() {
-            if case .success(let input) = e.input { inputs.append(input); slots.append(i) }
+        inputs.reserveCapacity(chunks.reduce(0) { $0 + $1.employees.count })
+        for chunk in chunks {
+            for e in chunk.employees {
+                if case .success(let input) = e.input { inputs.append(input) }
+            }
         }
-        let results = calculate(inputs)
+        var results = calculate(inputs)
         precondition(results.count == inputs.count, "the calculator returned \(results.count) results for \(inputs.count) inputs")
-        var computed = chunk.employees.map { e -> ComputedPayslip in
-            let failure: Result<Payslip, PayrollError>
-            if case .failure(let error) = e.input { failure = .failure(error) } else { failure = .failure(PayrollError(.invalidValue, "not computed")) }
-            return ComputedPayslip(employeeId: e.employeeId, result: failure, inputDigest: e.inputDigest)
+        inputs = []
+        // Taken from the end, in input order: popLast moves each result out of the array.
+        results.reverse()
+        return chunks.map { chunk in
+            var computed: [ComputedPayslip] = []
+            computed.reserveCapacity(chunk.employees.count)
+            for e in chunk.employees {
+                let result: Result<Payslip, PayrollError>
+                switch e.input {
+                case .success:
+                    // Present: one result per valid input (checked above).
+                    result = results.popLast() ?? .failure(PayrollError(.invalidValue, "not computed"))
+                case .failure(let error):
+                    result = .failure(error)
+                }
+                computed.append(ComputedPayslip(employeeId: e.employeeId, result: result, inputDigest: e.inputDigest))
+            }
+            return computed
         }
-        for (k, i) in slots.enumerated() { computed[i].result = results[k] }
-        return computed
     }
 }

@@ -2,8 +2,9 @@ import CCrypto
 
 /// SHA-256 (FIPS 180-4): fingerprints migration files (an applied migration whose file was edited
 /// afterwards is noticed) and every payslip's input (`InputDigest`), so it runs once per employee
-/// of every month-end. It is OpenSSL's libcrypto one-shot `SHA256`, which uses the CPU's SHA
-/// extensions where present: in a profile of the 100,000-employee month-end the portable Swift
+/// of every month-end. It is OpenSSL's libcrypto SHA-256 (`payrun_sha256` in the CCrypto shim:
+/// the low-level functions on a stack context, without the one-shot `SHA256`'s per-call provider
+/// look-up and context allocation), which uses the CPU's SHA extensions where present: in a profile of the 100,000-employee month-end the portable Swift
 /// version it replaced took 4.3 % of all CPU, libcrypto's under 0.1 % (`benchmarks/RESULTS.md`,
 /// session 3). libcrypto comes with libpq-dev (libssl-dev), which payrun needs anyway. Not used
 /// for secrets.
@@ -20,7 +21,7 @@ public enum SHA256 {
         [UInt8](unsafeUninitializedCapacity: 32) { output, initialized in
             // SHA256 never fails for a valid buffer; an empty input has no base address, which
             // OpenSSL accepts together with a length of 0.
-            _ = CCrypto.SHA256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, output.baseAddress)
+            payrun_sha256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, output.baseAddress)
             initialized = 32
         }
     }

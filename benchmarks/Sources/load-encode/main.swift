@@ -4,7 +4,7 @@
 // computes them (serially, as one calculator call per job), encodes the payslip lines with
 // `PayslipJSON`, and frees the job's data. Each phase is timed in thread-CPU seconds:
 //
-//   load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest]
+//   load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue]
 //
 // The store must hold a planned month-end (`payrun bench` leaves `payrun.run_chunks` behind).
 // `load` includes reading the COPY data (libpq and decoding; not the server's work, which runs
@@ -12,7 +12,10 @@
 // loaded chunks and the computed payslips. `--only load` skips compute and encoding (for
 // `perf stat` of the load alone). `--digest` prints an FNV-1a hash over every loaded employee
 // (id, number, input digest, error) and every encoded line array, to check that a change to the
-// loader or the encoder leaves every byte the same.
+// loader or the encoder leaves every byte the same. `--glue` computes through
+// `ChunkProcessor.computeParts` (what a packed chunk job does: the results as per-part payslip
+// arrays) instead of calling `BatchCalculator` on the inputs directly; its compute phase
+// includes that glue.
 import Foundation
 import PayrollEngine
 import PayrollRules
@@ -25,6 +28,7 @@ var chunkSize = 2_000
 var repetitions = 3
 var loadOnly = false
 var printsDigest = false
+var glue = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -34,8 +38,9 @@ while let a = arguments.next() {
     case "--repeat": repetitions = Int(arguments.next() ?? "") ?? repetitions
     case "--only": loadOnly = arguments.next() == "load"
     case "--digest": printsDigest = true
+    case "--glue": glue = true
     default:
-        print("usage: load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest]")
+        print("usage: load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue]")
         exit(2)
     }
 }
@@ -112,6 +117,31 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 chunks = nil
                 _ = consume employees
                 totals.free += threadCPUSeconds() - t0
+                return
+            }
+            if glue {
+                // What a packed chunk job does between loading and writing (ChunkProcessor's glue).
+                t0 = threadCPUSeconds()
+                var computed: [[ComputedPayslip]]? = ChunkProcessor.computeParts(
+                    chunks!, calculate: { BatchCalculator.calculate($0, parallelism: 1) })
+                t1 = threadCPUSeconds()
+                totals.compute += t1 - t0
+                for part in computed! {
+                    for p in part {
+                        guard case .success(let slip) = p.result else { continue }
+                        let e = PayslipJSON.earnings(slip.earnings)
+                        let d = PayslipJSON.deductions(slip.deductions)
+                        let w = PayslipJSON.warnings(slip.warnings)
+                        totals.encodedBytes += e.count + d.count + w.count
+                        if digest { mix(e); mix(d); mix(w) }
+                    }
+                }
+                let t2 = threadCPUSeconds()
+                totals.encode += t2 - t1
+                chunks = nil
+                computed = nil
+                _ = consume employees
+                totals.free += threadCPUSeconds() - t2
                 return
             }
             let inputs = employees.compactMap { try? $0.input.get() }
