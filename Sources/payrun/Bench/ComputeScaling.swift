@@ -38,12 +38,17 @@ struct ComputeScaling {
         }
         // The steps before this one leave the server busy for a while (autovacuum of the tables
         // just written, e.g. the baseline's million-row result): a worker process taking one of
-        // two cores would halve the parallel figure. Wait until none runs (at most a minute).
-        let settleDeadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < settleDeadline,
-              try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")?.int64(at: 0) ?? 0 > 0 {
-            usleep(200_000)
+        // two cores would halve the parallel figure. Wait until none runs — before the first
+        // repetition and again before each later one, because autovacuum starts new workers every
+        // naptime (at most two minutes of waiting in all).
+        let settleDeadline = ContinuousClock.now + .seconds(120)
+        func settle() throws {
+            while ContinuousClock.now < settleDeadline,
+                  try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")?.int64(at: 0) ?? 0 > 0 {
+                usleep(200_000)
+            }
         }
+        try settle()
         // Then write out what the baseline left dirty (at 1,000,000 employees a million result
         // rows): otherwise the checkpointer spreads those writes over the next minutes, i.e.
         // over this measurement, taking CPU from one side or the other.
@@ -58,6 +63,7 @@ struct ComputeScaling {
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
         for _ in 0..<repetitions {
+            try settle()
             one = min(one, timed(1))
             all = min(all, timed(threads))
         }
