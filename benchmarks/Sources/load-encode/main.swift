@@ -119,6 +119,15 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 totals.free += threadCPUSeconds() - t0
                 return
             }
+            // The stored line arrays of one result (what PayslipWriter encodes), counted and mixed.
+            @MainActor func encode(_ result: Result<Payslip, PayrollError>) {
+                guard case .success(let slip) = result else { return }
+                let e = PayslipJSON.earnings(slip.earnings)
+                let d = PayslipJSON.deductions(slip.deductions)
+                let w = PayslipJSON.warnings(slip.warnings)
+                totals.encodedBytes += e.count + d.count + w.count
+                if digest { mix(e); mix(d); mix(w) }
+            }
             if glue {
                 // What a packed chunk job does between loading and writing (ChunkProcessor's glue).
                 t0 = threadCPUSeconds()
@@ -127,14 +136,7 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 t1 = threadCPUSeconds()
                 totals.compute += t1 - t0
                 for part in computed! {
-                    for p in part {
-                        guard case .success(let slip) = p.result else { continue }
-                        let e = PayslipJSON.earnings(slip.earnings)
-                        let d = PayslipJSON.deductions(slip.deductions)
-                        let w = PayslipJSON.warnings(slip.warnings)
-                        totals.encodedBytes += e.count + d.count + w.count
-                        if digest { mix(e); mix(d); mix(w) }
-                    }
+                    for p in part { encode(p.result) }
                 }
                 let t2 = threadCPUSeconds()
                 totals.encode += t2 - t1
@@ -149,14 +151,7 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var results: [Result<Payslip, PayrollError>]? = BatchCalculator.calculate(inputs, parallelism: 1)
             t1 = threadCPUSeconds()
             totals.compute += t1 - t0
-            for r in results! {
-                guard case .success(let slip) = r else { continue }
-                let e = PayslipJSON.earnings(slip.earnings)
-                let d = PayslipJSON.deductions(slip.deductions)
-                let w = PayslipJSON.warnings(slip.warnings)
-                totals.encodedBytes += e.count + d.count + w.count
-                if digest { mix(e); mix(d); mix(w) }
-            }
+            for r in results! { encode(r) }
             let t2 = threadCPUSeconds()
             totals.encode += t2 - t1
             chunks = nil
