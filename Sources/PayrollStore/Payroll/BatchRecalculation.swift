@@ -115,9 +115,7 @@ public enum BatchRecalculation {
             }
             if tracked { try Recalculation.moveChunkTotals(tenantId: tenantId, runId: run.id, changes: changes, on: connection) }
             if calculated {
-                try Recalculation.moveRunTotals(tenantId: tenantId, runId: run.id,
-                                                by: delta[0..<3].map { .int32(Int32(clamping: $0)) } + delta[3...].map { .int($0) },
-                                                on: connection)
+                try Recalculation.moveRunTotals(tenantId: tenantId, runId: run.id, by: delta, on: connection)
             }
             for i in indices {
                 if let result = resultById[requests[i].employeeId] { outcomes[i] = .replaced(runId: run.id, result: result) }
@@ -142,14 +140,5 @@ public enum BatchRecalculation {
             totals[try row.int64(at: 0)] = t
         }
         return totals
-    }
-}
-
-extension PayslipTotals {
-    /// This minus `old` as integers: done, failed, warnings, then the five amounts.
-    func deltaValues(from old: PayslipTotals?) -> [Int64] {
-        let old = old ?? PayslipTotals()
-        return [Int64(done - old.done), Int64(failed - old.failed), Int64(warnings - old.warnings)]
-            + zip(amounts, old.amounts).map { $0 - $1 }
     }
 }

@@ -36,10 +36,10 @@ struct PayslipTotals {
         return totals
     }
 
-    /// Parameters $3…$10 of the run update: this minus `old`.
-    func delta(from old: PayslipTotals?) -> [PostgresValue] {
+    /// This minus `old` as integers: done, failed, warnings, then the five amounts.
+    func deltaValues(from old: PayslipTotals?) -> [Int64] {
         let old = old ?? PayslipTotals()
-        return [.int32(done - old.done), .int32(failed - old.failed), .int32(warnings - old.warnings)]
-            + zip(amounts, old.amounts).map { .int($0 - $1) }
+        return [Int64(done - old.done), Int64(failed - old.failed), Int64(warnings - old.warnings)]
+            + zip(amounts, old.amounts).map { $0 - $1 }
     }
 }

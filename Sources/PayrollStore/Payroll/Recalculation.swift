@@ -63,11 +63,10 @@ public enum Recalculation {
         let before = tracked ? try PayslipTotals.fetch(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection) : nil
         try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
         if tracked {
-            let after = PayslipTotals(computed[0].result)
-            try moveChunkTotals(tenantId: tenantId, runId: runId,
-                                changes: [.init(employeeId: computed[0].employeeId, delta: after.deltaValues(from: before))],
+            let delta = PayslipTotals(computed[0].result).deltaValues(from: before)
+            try moveChunkTotals(tenantId: tenantId, runId: runId, changes: [.init(employeeId: computed[0].employeeId, delta: delta)],
                                 on: connection)
-            if calculated { try moveRunTotals(tenantId: tenantId, runId: runId, by: after.delta(from: before), on: connection) }
+            if calculated { try moveRunTotals(tenantId: tenantId, runId: runId, by: delta, on: connection) }
         }
         return .replaced(runId: runId, result: computed[0].result)
     }
@@ -89,10 +88,11 @@ public enum Recalculation {
 
     /// Moves a calculated run's counters and totals by `delta` (employees done, employees failed,
     /// warnings as int4, then gross, non-taxable, taxable, total deductions, net as int8: the
-    /// difference between new and old payslips, `PayslipTotals.delta`), sets its status from the
+    /// difference between new and old payslips, `PayslipTotals.deltaValues`), sets its status from the
     /// failure count, and clears its input digest (stale until approval recomputes it).
-    static func moveRunTotals(tenantId: Int64, runId: Int64, by delta: [PostgresValue], on connection: PostgresConnection) throws {
+    static func moveRunTotals(tenantId: Int64, runId: Int64, by delta: [Int64], on connection: PostgresConnection) throws {
         precondition(delta.count == 8, "a run-totals delta has 8 values")
+        let values: [PostgresValue] = delta[0..<3].map { .int32(Int32(clamping: $0)) } + delta[3...].map { .int($0) }
         try connection.executePrepared("""
             UPDATE payrun.payroll_runs
                SET employees_done = employees_done + $3, employees_failed = employees_failed + $4,
@@ -103,6 +103,6 @@ public enum Recalculation {
                    status = CASE WHEN employees_failed + $4 > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
                    input_digest = NULL, updated_at = now()
              WHERE tenant_id = $1 AND id = $2
-            """, [.int(tenantId), .int(runId)] + delta)
+            """, [.int(tenantId), .int(runId)] + values)
     }
 }
