@@ -43,13 +43,14 @@ extension RunFinalizer {
 
     /// Takes the advisory locks of the given chunks exclusively, in (run, chunk) order: chunk
     /// completion, before it sums the chunks' payslips (see `holdCoveringChunks`).
-    static func lockChunksExclusively(tenantId: Int64, chunks: [(runId: Int64, chunkNo: Int32)], on connection: PostgresConnection) throws {
+    /// The keys are run and chunk numbers only: run ids are unique across tenants.
+    static func lockChunksExclusively(chunks: [(runId: Int64, chunkNo: Int32)], on connection: PostgresConnection) throws {
         if chunks.isEmpty { return }
         _ = try connection.queryPrepared("""
             SELECT pg_advisory_xact_lock(\(chunkLockClass), s.key)
-              FROM (SELECT \(chunkLockKeySQL) AS key FROM unnest($2::bigint[], $3::bigint[]) AS c(run_id, chunk_no)
+              FROM (SELECT \(chunkLockKeySQL) AS key FROM unnest($1::bigint[], $2::bigint[]) AS c(run_id, chunk_no)
                      ORDER BY c.run_id, c.chunk_no OFFSET 0) AS s
-            """, [.int(tenantId), .int64Array(chunks.map(\.runId)), .int64Array(chunks.map { Int64($0.chunkNo) })])
+            """, [.int64Array(chunks.map(\.runId)), .int64Array(chunks.map { Int64($0.chunkNo) })])
     }
 
     /// Moves every finished chunk covering one of `changes` by the sum of its changes (locking
@@ -108,7 +109,7 @@ extension RunFinalizer {
         // No chunk of the run completes while its range moves and its totals are summed again.
         let chunks = try connection.query("SELECT c.chunk_no FROM payrun.run_chunks c WHERE c.tenant_id = $1 AND c.run_id = $2",
                                           [.int(tenantId), .int(runId)]).map { (runId: runId, chunkNo: try $0.int32(at: 0)) }
-        try lockChunksExclusively(tenantId: tenantId, chunks: chunks, on: connection)
+        try lockChunksExclusively(chunks: chunks, on: connection)
         var touched = try connection.query("""
             WITH chunks AS (
                 SELECT c.chunk_no, c.employee_id_from, c.employee_id_to,

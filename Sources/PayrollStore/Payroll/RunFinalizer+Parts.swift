@@ -47,7 +47,7 @@ extension RunFinalizer {
         }
         // Take the parts' chunk locks first, in (run, chunk) order, then sum their payslips in a new
         // statement: a recalculation holding one of them (`holdCoveringChunks`) has committed by then.
-        try lockChunksExclusively(tenantId: tenantId, chunks: parts.map { ($0.runId, $0.chunkNo) }, on: connection)
+        try lockChunksExclusively(chunks: parts.map { ($0.runId, $0.chunkNo) }, on: connection)
         let updated = try connection.query("""
             WITH parts AS (
                 SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])

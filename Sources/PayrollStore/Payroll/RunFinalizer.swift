@@ -53,7 +53,7 @@ public enum RunFinalizer {
         // until it commits: `holdCoveringChunks`), see whether it was finished before (a rerun:
         // not counted again), then — a new statement, so a new snapshot — its digest, counts and
         // totals from its stored payslips.
-        try lockChunksExclusively(tenantId: tenantId, chunks: [(runId, chunkNo)], on: connection)
+        try lockChunksExclusively(chunks: [(runId, chunkNo)], on: connection)
         guard let chunk = try connection.queryOnePrepared("""
             SELECT c.finished_at IS NULL FROM payrun.run_chunks c WHERE c.tenant_id = $1 AND c.run_id = $2 AND c.chunk_no = $3
             """, [.int(tenantId), .int(runId), .int32(chunkNo)])
