@@ -92,13 +92,14 @@ extension ChunkLoader {
             }
         }
 
-        // Shifts in the window; explicit breaks arrive as the binary tstzmultirange.
+        // Shifts in the window; explicit breaks arrive as the binary tstzmultirange. No shift ids:
+        // an error names its shift by index until `ShiftNames` looks the id up.
         // About as many shifts as the last chunk had per employee (a month's worth), to spare regrowth.
         var shifts = GroupedRows<ShiftRow>.Builder(reservingCapacity: employees.count * 32)
         var breakWindows: [BreakRanges.Window?] = []
         if !employees.isEmpty {
             try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
+                COPY (SELECT x.employee_id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
                       FROM payrun.shifts x
                       WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
                         AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
@@ -106,8 +107,7 @@ extension ChunkLoader {
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
                 guard let i = index.index(of: try row.int64()) else { return }
-                let id = try row.int64()
-                let shift = ShiftRow(id: id, startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
+                let shift = ShiftRow(startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
                                      breakMinutes: try row.optionalInt32(),
                                      breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> Range<Int32>? in
                                          guard let bytes else { return nil }
@@ -133,12 +133,15 @@ extension ChunkLoader {
             }
         }
         // The order the previous ORDER BY clauses gave: (effective_from), (starts_at, id), (date, id).
+        // A shift's start is unique per employee (`shifts_by_employee_time`), so `starts_at` alone
+        // orders shifts as `(starts_at, id)` did; should that index be gone, the end and the
+        // break minutes still order shifts that differ in them the same way on every load.
         let shiftsLoaded = shifts.count
         var grouped = ChildRows(contracts: contracts.build(groupCount: employees.count),
                                 shifts: shifts.build(groupCount: employees.count), breakWindows: breakWindows,
                                 absences: absences.build(groupCount: employees.count), shiftsLoaded: shiftsLoaded)
         grouped.contracts.sortEachGroup { $0.effectiveFrom < $1.effectiveFrom }
-        grouped.shifts.sortEachGroup { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        grouped.shifts.sortEachGroup { ($0.startsAt, $0.endsAt, $0.breakMinutes ?? -1) < ($1.startsAt, $1.endsAt, $1.breakMinutes ?? -1) }
         grouped.absences.sortEachGroup { ($0.date, $0.id) < ($1.date, $1.id) }
         return grouped
     }

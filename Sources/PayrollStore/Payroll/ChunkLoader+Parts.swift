@@ -73,6 +73,7 @@ extension ChunkLoader {
         var employeesOfPart = [Int](repeating: 0, count: parts.count)
         for k in partOfEmployee { employeesOfPart[k] += 1 }
         for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
+        var shiftNames = ShiftNames()
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
             let run = parts[k].run
@@ -86,9 +87,11 @@ extension ChunkLoader {
             // release of each of its arrays) only to hash it.
             let digest: [UInt8]?
             if case .success(let input) = result { digest = InputDigest.digest(input) } else { digest = nil }
+            shiftNames.note(result, part: k, position: loaded[k].employees.count, employeeId: e.id, shifts: children.shifts[i])
             loaded[k].employees.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
             loaded[k].shiftsLoaded += children.shifts[i].count
         }
+        try shiftNames.resolve(tenantId: tenant, in: &loaded, on: connection)
         return loaded
     }
 

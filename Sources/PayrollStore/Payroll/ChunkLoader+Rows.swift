@@ -14,9 +14,11 @@ extension ChunkLoader {
         var ratio: Int
     }
 
-    /// A shift as read; POD (no reference inside), so a chunk's rows are freed at once.
+    /// A shift as read; POD (no reference inside), so a chunk's rows are freed at once. Its id is
+    /// not read (one datum fewer per shift on the bulk path): an error about a shift names it by
+    /// its index among the employee's shifts, and `ShiftNames` looks the id up afterwards, by
+    /// `startsAt` (unique per employee: `shifts_by_employee_time`).
     struct ShiftRow {
-        var id: Int64
         var startsAt: Int64
         var endsAt: Int64
         var breakMinutes: Int32?
@@ -104,8 +106,8 @@ extension ChunkLoader {
             let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
-            for s in shiftRows {
-                shifts.append(try makeShift(s, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
+            for (k, s) in shiftRows.enumerated() {
+                shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
             }
             var absences: [Absence] = []
             absences.reserveCapacity(absenceRows.count)
@@ -125,7 +127,7 @@ extension ChunkLoader {
             do throws(PayrollError) {
                 return .success(try input.validated())
             } catch {
-                throw renamed(error, shiftIds: shiftRows.map(\.id), absenceIds: absenceRows.map(\.id))
+                throw renamed(error, absenceIds: absenceRows.map(\.id))
             }
         } catch {
             return .failure(error)
@@ -171,13 +173,15 @@ extension ChunkLoader {
     /// end after its start) is left out, so validation reports it exactly as before; every other
     /// check it makes on such a shift (length, window) comes before the break checks in both of
     /// its paths, so the same error names the same field.
-    static func makeShift(_ s: ShiftRow, breakWindows: [BreakRanges.Window?],
+    /// Errors name the shift by `index` (its position among the employee's shifts, the order
+    /// validation sees them in): `shifts[3].end`.
+    static func makeShift(_ s: ShiftRow, index: Int, breakWindows: [BreakRanges.Window?],
                           defaultBreakMinutes: Int32? = nil) throws(PayrollError) -> Shift {
         guard let start = DateConversion.koreaMinute(microsecondsSince2000: s.startsAt) else {
-            throw PayrollError(.invalidValue, "shift start is not a whole minute", field: "shifts[id=\(s.id)].start")
+            throw PayrollError(.invalidValue, "shift start is not a whole minute", field: "shifts[\(index)].start")
         }
         guard let end = DateConversion.koreaMinute(microsecondsSince2000: s.endsAt) else {
-            throw PayrollError(.invalidValue, "shift end is not a whole minute", field: "shifts[id=\(s.id)].end")
+            throw PayrollError(.invalidValue, "shift end is not a whole minute", field: "shifts[\(index)].end")
         }
         var breaks: [BreakWindow] = []
         if let range = s.breaks {
@@ -185,7 +189,7 @@ extension ChunkLoader {
             for (k, window) in breakWindows[Int(range.lowerBound)..<Int(range.upperBound)].enumerated() {
                 guard let window else {
                     throw PayrollError(.invalidValue, "unreadable break window (unbounded or out of range)",
-                                       field: "shifts[id=\(s.id)].breaks[\(k)]")
+                                       field: "shifts[\(index)].breaks[\(k)]")
                 }
                 breaks.append(BreakWindow(start: KoreaMinute(utcMinutes: window.startMinutes), end: KoreaMinute(utcMinutes: window.endMinutes)))
             }
@@ -208,17 +212,26 @@ extension ChunkLoader {
         return Shift(start: start, end: end, breakMinutes: breakMinutes, breaks: breaks)
     }
 
-    /// Rewrites `shifts[3]…` / `absences[1]…` (indices in the order given to validation) to the
-    /// stored ids: `shifts[id=123]…`.
-    static func renamed(_ error: PayrollError, shiftIds: [Int64], absenceIds: [Int64]) -> PayrollError {
-        guard let field = error.field else { return error }
-        for (prefix, ids) in [("shifts[", shiftIds), ("absences[", absenceIds)] where field.hasPrefix(prefix) {
-            let rest = field.dropFirst(prefix.count)
-            guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), ids.indices.contains(index) else { continue }
-            var renamed = error
-            renamed.field = "\(prefix)id=\(ids[index])" + rest[close...]
-            return renamed
+    /// Rewrites `absences[1]…` (an index in the order given to validation) to the stored id:
+    /// `absences[id=7]…`. (Shifts are renamed after the load: `ShiftNames`.)
+    static func renamed(_ error: PayrollError, absenceIds: [Int64]) -> PayrollError {
+        guard let (prefix, index, rest) = indexedField(error.field), prefix == "absences[", absenceIds.indices.contains(index) else {
+            return error
         }
-        return error
+        var renamed = error
+        renamed.field = "\(prefix)id=\(absenceIds[index])" + rest
+        return renamed
+    }
+
+    /// `shifts[3].end` → ("shifts[", 3, "].end"); nil for a field that does not start with
+    /// `shifts[` or `absences[` and an index.
+    static func indexedField(_ field: String?) -> (prefix: String, index: Int, rest: Substring)? {
+        guard let field else { return nil }
+        for prefix in ["shifts[", "absences["] where field.hasPrefix(prefix) {
+            let rest = field.dropFirst(prefix.count)
+            guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]) else { return nil }
+            return (prefix, index, rest[close...])
+        }
+        return nil
     }
 }

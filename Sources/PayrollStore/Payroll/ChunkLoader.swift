@@ -18,7 +18,8 @@ import PostgresClient
 /// - the workplace calendar: the national holidays (`payrun.holidays`) plus the workplace's
 ///   additions, minus its withdrawals (`workplace_holidays.observed = false`).
 ///
-/// Errors name the stored record: `shifts[id=123].end`, `absences[id=7].date`.
+/// Errors name the stored record: `shifts[id=123].end`, `absences[id=7].date` (shift ids are
+/// looked up only for failed employees: `ShiftNames`).
 public enum ChunkLoader {
     public static func load(run: PayrollRun, selection: EmployeeSelection,
                             on connection: PostgresConnection) throws -> LoadedChunk {
@@ -56,10 +57,12 @@ public enum ChunkLoader {
 
         var loaded: [LoadedEmployee] = []
         loaded.reserveCapacity(employees.count)
+        var shiftNames = ShiftNames()
         for (i, e) in employees.enumerated() {
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
                                     absences: children.absences[i])
+            shiftNames.note(result, position: i, employeeId: e.id, shifts: children.shifts[i])
             // Digested in place: `try? result.get()` copied the input out (a retain and a
             // release of each of its arrays) only to hash it.
             let digest: [UInt8]?
@@ -68,7 +71,9 @@ public enum ChunkLoader {
         }
         var missing: [Int64] = []
         if case .one(let id) = selection, indexById[id] == nil { missing.append(id) }
-        return LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing, shiftsLoaded: shiftsLoaded)
+        var chunks = [LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing, shiftsLoaded: shiftsLoaded)]
+        try shiftNames.resolve(tenantId: tenant, in: &chunks, on: connection)
+        return chunks[0]
     }
 
     /// The SQL condition that picks the child rows (contracts, shifts, absences) of `ids` (sorted,

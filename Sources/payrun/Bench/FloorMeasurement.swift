@@ -20,7 +20,7 @@ struct FloorMeasurement {
     var payslipsIn: Int
 
     struct ShiftRecord: Sendable {
-        var employeeId: Int64, id: Int64, startsAt: Int64, endsAt: Int64, breakMinutes: Int32?, breaks: [UInt8]?
+        var employeeId: Int64, startsAt: Int64, endsAt: Int64, breakMinutes: Int32?, breaks: [UInt8]?
     }
 
     struct PayslipRecord: Sendable {
@@ -215,13 +215,13 @@ final class FloorTeam: @unchecked Sendable {
         return try connection.transaction { c in
             var shifts: [FloorMeasurement.ShiftRecord] = []
             try c.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
+                COPY (SELECT x.employee_id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
                       FROM payrun.shifts x
                       WHERE x.tenant_id = \(chunk.tenantId) AND \(condition) AND \(shiftWindow)
                      ) TO STDOUT (FORMAT binary)
                 """) { r in
                 shifts.append(FloorMeasurement.ShiftRecord(
-                    employeeId: try r.int64(), id: try r.int64(), startsAt: try r.timestamptz(), endsAt: try r.timestamptz(),
+                    employeeId: try r.int64(), startsAt: try r.timestamptz(), endsAt: try r.timestamptz(),
                     breakMinutes: try r.optionalInt32(),
                     breaks: try r.withTextBytes { (bytes) throws(PostgresError) -> [UInt8]? in bytes.map { Array($0) } }))
             }
