@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Where the CPU of a `payrun bench` month-end goes, server and worker, by kind of work.
+
+Runs `payrun bench … --keep-cluster` on the private cluster and samples the whole machine with
+`perf record -a -g` from the line announcing the month-end to the line announcing the floor (then
+stops the bench). Every sample of a `postgres` process is put in one class by the functions on its
+stack (COPY out: scan / send functions / socket; COPY in: JSON validation, heap, indexes, CHECKs,
+the statement trigger; other statements; parse; plan; commit), every sample of the payrun process
+(its job threads and the dispatch threads of `concurrentPerform`) by the Swift functions on its stack
+(load, compute, encode, digest). CPU-seconds = samples / frequency.
+
+Usage (from the repository root, after `swift build -c release --product payrun` and a bench store
+seeded by an earlier `payrun bench --employees N --keep-cluster`):
+
+    python3 benchmarks/month-end-profile.py .pg-bench/data .build/release/payrun --employees 100000
+
+Needs `perf` (Debian: linux-perf) and permission to sample every process (root, or
+kernel.perf_event_paranoid ≤ -1). The stacks come from frame pointers: PostgreSQL's Debian build
+and Swift code keep them; frames without symbols are not classified by name.
+"""
+import collections
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+FREQUENCY = 999
+
+SERVER_CLASSES = [
+    # (class, the statement kind it belongs to — a function that must be on the stack, or None —,
+    # any of these functions on the stack); the first that matches wins.
+    ('autovacuum / analyze', None, {'vacuum', 'analyze_rel', 'do_autovacuum', 'AutoVacWorkerMain'}),
+    ('COPY in: statement trigger', 'CopyFrom', {'AfterTriggerEndQuery', 'AfterTriggerFireDeferred', 'ExecCallTriggerFunc'}),
+    ('COPY in: JSON validation', 'CopyFrom', {'json_recv', 'jsonb_recv'}),
+    ('COPY in: index inserts', 'CopyFrom', {'ExecInsertIndexTuples'}),
+    ('COPY in: heap inserts', 'CopyFrom', {'heap_multi_insert', 'CopyMultiInsertBufferFlush'}),
+    ('COPY in: CHECK constraints', 'CopyFrom', {'ExecConstraints', 'ExecRelCheck'}),
+    ('COPY in: other', 'CopyFrom', {'CopyFrom'}),
+    ('COPY out: send functions', 'DoCopyTo', {'SendFunctionCall'}),
+    ('COPY out: scan', 'DoCopyTo', {'ExecScan', 'index_getnext_slot', 'ExecIndexScan', 'heap_getnextslot'}),
+    ('COPY out: other', 'DoCopyTo', {'DoCopyTo'}),
+    ('commit', None, {'CommitTransactionCommand', 'CommitTransaction', 'XLogFlush'}),
+    ('plan', None, {'pg_plan_queries', 'planner', 'standard_planner'}),
+    ('parse / analyze', None, {'pg_parse_query', 'raw_parser', 'parse_analyze_fixedparams', 'parse_analyze_varparams',
+                               'pg_analyze_and_rewrite_fixedparams', 'pg_analyze_and_rewrite_varparams'}),
+    ('other statements', None, {'standard_ExecutorRun', 'ExecutorRun', 'standard_ProcessUtility'}),
+    ('background (WAL writer, checkpointer, …)', None, {'WalWriterMain', 'CheckpointerMain', 'BackgroundWriterMain'}),
+]
+
+WORKER_CLASSES = [
+    ('digest (SHA-256 of inputs)', ('InputDigest', 'SHA256', 'sha256')),
+    ('encode / write (lines, COPY in)', ('PayslipLineJSON', 'PayslipWriter', 'PayslipJSON', 'copyIn', 'BinaryCopyWriter')),
+    ('load (decode, build, validate)', ('ChunkLoader', 'copyOut', 'BinaryCopyRowV', 'GroupedRows')),
+    ('compute (PayrollRules, BatchCalculator)', ('BatchCalculator', '12PayrollRules', '13PayrollEngine')),
+    ('libpq', ('PQ', 'pqSocket', 'pqsecure')),
+]
+
+
+def classify_server(frames):
+    present = set(frames)
+    for name, within, functions in SERVER_CLASSES:
+        if (within is None or within in present) and present & functions:
+            return name
+    return 'other (process start/exit, memory, unresolved)'
+
+
+def classify_worker(frames):
+    text = ' '.join(frames)
+    for name, needles in WORKER_CLASSES:
+        if any(n in text for n in needles):
+            return name
+    leaf = frames[0] if frames else ''
+    if any(n in leaf for n in ('malloc', 'free', 'swift_retain', 'swift_release', 'swift_arrayDestroy', 'StorageCfD')):
+        return 'memory (malloc/free, retain/release) outside the above'
+    return 'other (kernel, threads, unresolved)'
+
+
+def samples(perf_data):
+    """Yields (command, [function names, leaf first]) per sample."""
+    script = subprocess.Popen(['perf', 'script', '-i', perf_data, '-F', 'comm,ip,sym'], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, errors='replace')
+    command, frames = None, []
+    for line in script.stdout:
+        line = line.rstrip('\n')
+        if not line.strip():
+            if command is not None:
+                yield command, frames
+            command, frames = None, []
+            continue
+        if command is None and not line[:1].isspace():
+            command = line.split()[0]
+            continue
+        parts = line.split()
+        if len(parts) >= 2:
+            frames.append(parts[1].split('+')[0])
+    if command is not None:
+        yield command, frames
+    script.wait()
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    pgdata, payrun = sys.argv[1], sys.argv[2]
+    bench = [payrun, 'bench', '--keep-cluster'] + sys.argv[3:]
+    perf_data = os.path.join(tempfile.mkdtemp(prefix='payrun-profile-'), 'perf.data')
+    process = subprocess.Popen(bench, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+    perf = None
+    for line in process.stderr:
+        sys.stderr.write(line)
+        if perf is None and 'month-end' in line:
+            perf = subprocess.Popen(['perf', 'record', '-a', '-g', '-F', str(FREQUENCY), '-o', perf_data],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        elif perf is not None and re.search(r'\bfloor\b', line):
+            perf.send_signal(signal.SIGINT)
+            perf.wait()
+            os.killpg(process.pid, signal.SIGINT)
+            break
+    process.wait()
+    if perf is None or not os.path.exists(perf_data):
+        sys.exit('the bench ended before its month-end step; nothing sampled')
+
+    server, worker = collections.Counter(), collections.Counter()
+    idle = other = 0
+    for command, frames in samples(perf_data):
+        if command == 'postgres':
+            server[classify_server(frames)] += 1
+        elif command == 'payrun' or command.startswith('oot.') or command.startswith('payrun-'):
+            worker[classify_worker(frames)] += 1
+        elif command == 'swapper':
+            idle += 1
+        else:
+            other += 1
+
+    def table(title, counter):
+        total = sum(counter.values())
+        print(f'\n{title}: {total / FREQUENCY:.2f} CPU-s')
+        for name, count in counter.most_common():
+            print(f'  {name:58s} {count / FREQUENCY:6.2f}  {100 * count / max(total, 1):5.1f} %')
+
+    print(f'month-end profile ({" ".join(sys.argv[3:])}), perf -a -g at {FREQUENCY} Hz; pgdata {pgdata}')
+    table('PostgreSQL server (all backends and helpers)', server)
+    table('payrun (job threads and compute threads)', worker)
+    print(f'\nidle: {idle / FREQUENCY:.2f} CPU-s; other processes: {other / FREQUENCY:.2f} CPU-s')
+
+
+if __name__ == '__main__':
+    main()
