@@ -6,15 +6,16 @@ import PostgresClient
 /// the runs read `FOR KEY SHARE` in run-id order; each part checked as `process` checks a chunk (a
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
-/// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then every part's
-/// `run_chunks` row is marked finished and the runs' chunk counts advanced with a fixed number of
-/// statements (`RunFinalizer.completeChunks`), and the runs whose last part was here are
-/// finalized together (`RunFinalizer.finalize(runIds:)`).
+/// their payslips written with one COPY (`PayslipWriter.write(runs:)`) after the parts' chunk
+/// locks were taken; then every part's `run_chunks` row is marked finished and the runs' chunk
+/// counts advanced with one statement (`RunFinalizer.completeChunks`, with the totals summed here
+/// on the direct-COPY path), and the runs whose last part was here are finalized together with
+/// the parts' `finish_us` stored (`RunFinalizer.finalize(runIds:finishTimes:)`).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
-/// job's completion of all parts (digests, row updates, finalization of the runs it finished),
-/// apportioned like the others.
+/// job's completion of all parts (digests, row updates) up to the statement that finalizes the
+/// runs it finished and stores `finish_us`, apportioned like the others.
 extension ChunkProcessor {
     /// One part of a packed job, as its payload lists it.
     public struct PartRequest: Sendable, Hashable {
@@ -95,7 +96,11 @@ extension ChunkProcessor {
         let computedCount = computed.reduce(0) { $0 + $1.count }
         outcome.timings.compute = lap()
 
-        try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey, on: connection)
+        // The parts' chunk locks, exclusively, before the write (RunFinalizer.completeChunks): then
+        // what a direct COPY wrote is each chunk's whole content, summed here, not read back.
+        try RunFinalizer.lockChunksExclusively(chunks: active.map { ($0.request.runId, $0.request.chunkNo) }, on: connection)
+        let written = try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey,
+                                              on: connection)
         outcome.timings.write = lap()
 
         // Finish every part with a fixed number of statements (RunFinalizer.completeChunks), then
@@ -103,23 +108,27 @@ extension ChunkProcessor {
         let totalEmployees = max(computedCount, 1)
         let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
-            return RunFinalizer.PartCompletion(
+            var completion = RunFinalizer.PartCompletion(
                 runId: active[i].request.runId, chunkNo: active[i].request.chunkNo,
                 loadMicros: (outcome.timings.load * share / totalEmployees).wholeMicroseconds,
                 computeMicros: (outcome.timings.compute * share / totalEmployees).wholeMicroseconds,
                 writeMicros: (outcome.timings.write * share / totalEmployees).wholeMicroseconds,
                 shiftsLoaded: chunks[i].shiftsLoaded)
+            if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
+            return completion
         }
-        outcome.finalizedRunIds = try RunFinalizer.completeChunks(tenantId: tenantId, parts: completions, on: connection)
-        try RunFinalizer.finalize(tenantId: tenantId, runIds: outcome.finalizedRunIds, on: connection)
-        outcome.timings.finish = lap()
-        try RunFinalizer.recordFinishTimes(
-            tenantId: tenantId,
-            parts: active.indices.map { i in
+        outcome.finalizedRunIds = try RunFinalizer.completeChunks(tenantId: tenantId, parts: completions, chunksLocked: true,
+                                                                  on: connection)
+        // finish_us: the finish phase up to the last statement, which stores it and finalizes.
+        let finishedBefore = lap()
+        try RunFinalizer.finalize(
+            tenantId: tenantId, runIds: outcome.finalizedRunIds,
+            finishTimes: active.indices.map { i in
                 (active[i].request.runId, active[i].request.chunkNo,
-                 (outcome.timings.finish * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
+                 (finishedBefore * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
             },
             on: connection)
+        outcome.timings.finish = finishedBefore + lap()
         outcome.partsDone = active.count
         for part in computed {
             for p in part {
