@@ -40,6 +40,9 @@ extension ChunkProcessor {
         public var warnings = 0
         /// Parts computed and finished.
         public var partsDone = 0
+        /// Parts whose chunk totals and digest were the worker's sums of what it wrote (direct COPY),
+        /// not read back from the stored payslips (`RunFinalizer.completeChunks`).
+        public var partsSummedInWorker = 0
         /// Runs this job finalized (their last part was here).
         public var finalizedRunIds: [Int64] = []
         /// Parts skipped, with the reason.
@@ -117,8 +120,10 @@ extension ChunkProcessor {
             if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
             return completion
         }
-        outcome.finalizedRunIds = try RunFinalizer.completeChunks(tenantId: tenantId, parts: completions, chunksLocked: true,
-                                                                  on: connection)
+        let completed = try RunFinalizer.completeChunksCounting(tenantId: tenantId, parts: completions, chunksLocked: true,
+                                                                on: connection)
+        outcome.finalizedRunIds = completed.due
+        outcome.partsSummedInWorker = completed.writtenUsed
         // finish_us: the finish phase up to the last statement, which stores it and finalizes.
         let finishedBefore = lap()
         try RunFinalizer.finalize(

@@ -59,7 +59,7 @@ extension RunFinalizer {
     /// $2 run, $3 chunk, $4–$7 load/compute/write µs and shifts loaded, $8/$9 the lowest and
     /// highest employee written, $10–$17 the written counts and amounts (`WrittenChunkResult.values`;
     /// $10 = -1: not known, sum the stored payslips); $18 the written digests, 32 bytes per part
-    /// in part order. Returns ('c', run, chunk, NULL, NULL) per completed part and
+    /// in part order. Returns ('c', run, chunk, 1 if the written totals were used else 0, NULL) per completed part and
     /// ('r', run, chunks done, chunks total, status) per run counted.
     static let completeChunksSQL = """
         WITH parts AS (
@@ -69,7 +69,7 @@ extension RunFinalizer {
                        AS u(run_id, chunk_no, load_us, compute_us, write_us, shifts_loaded, lo, hi,
                             ok, failed, warnings, gross, non_taxable, taxable, deductions, net, n)),
              before AS (
-            SELECT c.run_id, c.chunk_no, c.finished_at IS NULL AS first, p.load_us, p.compute_us, p.write_us, p.shifts_loaded,
+            SELECT c.run_id, c.chunk_no, c.finished_at IS NULL AS first, k.known, p.load_us, p.compute_us, p.write_us, p.shifts_loaded,
                    CASE WHEN k.known THEN substring($18::bytea FROM (32 * p.n - 31)::int FOR 32) ELSE d.digest END AS digest,
                    CASE WHEN k.known THEN p.ok ELSE d.ok END AS ok, CASE WHEN k.known THEN p.failed ELSE d.failed END AS failed,
                    CASE WHEN k.known THEN p.warnings ELSE d.warnings END AS warnings,
@@ -100,7 +100,7 @@ extension RunFinalizer {
                    shifts_loaded = b.shifts_loaded
               FROM before b
              WHERE c.tenant_id = $1 AND c.run_id = b.run_id AND c.chunk_no = b.chunk_no
-            RETURNING c.run_id, c.chunk_no, b.first),
+            RETURNING c.run_id, c.chunk_no, b.first, b.known),
              firsts AS (
             SELECT run_id, count(*) FILTER (WHERE first) AS n FROM done GROUP BY run_id),
              locked AS (
@@ -112,7 +112,7 @@ extension RunFinalizer {
               FROM firsts f JOIN locked l ON l.id = f.run_id
              WHERE r.tenant_id = $1 AND r.id = f.run_id
             RETURNING r.id, r.chunks_done, r.chunks_total, r.status)
-        SELECT 'c', run_id, chunk_no::int, NULL::int, NULL::text FROM done
+        SELECT 'c', run_id, chunk_no::int, known::int, NULL::text FROM done
         UNION ALL
         SELECT 'r', id, chunks_done, chunks_total, status FROM counted
         """
@@ -124,7 +124,14 @@ extension RunFinalizer {
     /// wrote their payslips; only then are the parts' `written` results used.
     public static func completeChunks(tenantId: Int64, parts: [PartCompletion], chunksLocked: Bool = false,
                                       on connection: PostgresConnection) throws -> [Int64] {
-        if parts.isEmpty { return [] }
+        try completeChunksCounting(tenantId: tenantId, parts: parts, chunksLocked: chunksLocked, on: connection).due
+    }
+
+    /// `completeChunks`, also saying how many parts took the worker's totals (`written`) rather
+    /// than their stored payslips' sums.
+    static func completeChunksCounting(tenantId: Int64, parts: [PartCompletion], chunksLocked: Bool,
+                                       on connection: PostgresConnection) throws -> (due: [Int64], writtenUsed: Int) {
+        if parts.isEmpty { return ([], 0) }
         var keys = Set<PartKey>()
         for part in parts where !keys.insert(PartKey(runId: part.runId, chunkNo: part.chunkNo)).inserted {
             throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
@@ -149,9 +156,11 @@ extension RunFinalizer {
         var found = Set<PartKey>()
         var due: [Int64] = []
         var counted = Set<Int64>()
+        var writtenUsed = 0
         for row in rows {
             if try row.string(at: 0) == "c" {
                 found.insert(PartKey(runId: try row.int64(at: 1), chunkNo: try row.int32(at: 2)))
+                writtenUsed += try row.int32(at: 3) == 1 ? 1 : 0
             } else {
                 counted.insert(try row.int64(at: 1))
                 let done = try row.int32(at: 2), total = try row.int32(at: 3)
@@ -164,7 +173,7 @@ extension RunFinalizer {
         if let missing = parts.first(where: { !counted.contains($0.runId) }) {
             throw PayrollStoreError(.notFound, "run \(missing.runId) does not exist in tenant \(tenantId)")
         }
-        return due.sorted()
+        return (due.sorted(), writtenUsed)
     }
 
     /// The statuses from which a run whose chunks are all finished is finalized.
