@@ -62,7 +62,7 @@ extension ChunkProcessor {
             throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
         }
         let runIds = Array(Set(parts.map(\.runId))).sorted()
-        let runs = try connection.query("""
+        let runs = try connection.queryPrepared("""
             SELECT \(PayrollRun.columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE
             """, [.int(tenantId), .int64Array(runIds)]).map { try PayrollRun(row: $0) }
         let runById = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
