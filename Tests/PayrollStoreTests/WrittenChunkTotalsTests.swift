@@ -78,7 +78,7 @@ struct WrittenChunkTotalsTests {
         var completions = job.map { RunFinalizer.PartCompletion(runId: $0.runId, chunkNo: $0.chunkNo, loadMicros: 1, computeMicros: 2,
                                                                  writeMicros: 3, shiftsLoaded: 4) }
         for k in completions.indices { completions[k].written = written[k] }
-        let completed = try RunFinalizer.completeChunksCounting(tenantId: tenant, parts: completions, chunksLocked: true, on: c)
+        let completed = try RunFinalizer.markPartsFinished(tenantId: tenant, parts: completions, chunksLocked: true, on: c)
         #expect(completed.writtenUsed == job.count)
         for part in job {
             let values = try Self.sqlAndStored(c, run: part.runId, chunk: part.chunkNo)
@@ -134,8 +134,9 @@ struct WrittenChunkTotalsTests {
                                                          writeMicros: 0, shiftsLoaded: 0)
             completion.written = WrittenChunkResult(rest)
             #expect(completion.written != nil)
-            let completed = try RunFinalizer.completeChunksCounting(tenantId: tenant, parts: [completion], chunksLocked: true, on: c)
+            let completed = try RunFinalizer.markPartsFinished(tenantId: tenant, parts: [completion], chunksLocked: true, on: c)
             #expect(completed.writtenUsed == 0)
+            _ = try RunFinalizer.countAndFinalize(tenantId: tenant, firstFinished: completed.firstFinished, finishTimes: [], on: c)
         }
         let values = try Self.sqlAndStored(c, run: part.runId, chunk: part.chunkNo)
         #expect(values.stored == values.sql)

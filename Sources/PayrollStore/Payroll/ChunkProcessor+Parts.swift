@@ -7,10 +7,10 @@ import PostgresClient
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
 /// their payslips written with one COPY (`PayslipWriter.write(runs:)`) after the parts' chunk
-/// locks were taken; then every part's `run_chunks` row is marked finished and the runs' chunk
-/// counts advanced with one statement (`RunFinalizer.completeChunks`, with the totals summed here
-/// on the direct-COPY path), and the runs whose last part was here are finalized together with
-/// the parts' `finish_us` stored (`RunFinalizer.finalize(runIds:finishTimes:)`).
+/// locks were taken; then every part's `run_chunks` row is marked finished and the runs' rows
+/// locked with one statement (`RunFinalizer.markPartsFinished`, with the totals summed here on
+/// the direct-COPY path), and the runs' chunk counts advanced, the runs whose last part was here
+/// finalized and the parts' `finish_us` stored with another (`RunFinalizer.countAndFinalize`).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
@@ -106,8 +106,8 @@ extension ChunkProcessor {
                                               on: connection)
         outcome.timings.write = lap()
 
-        // Finish every part with a fixed number of statements (RunFinalizer.completeChunks), then
-        // finalize the runs whose last part this was, with one statement.
+        // Finish every part with two statements (RunFinalizer.completeChunks), finalizing the runs
+        // whose last part this was.
         let totalEmployees = max(computedCount, 1)
         let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
@@ -120,14 +120,12 @@ extension ChunkProcessor {
             if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
             return completion
         }
-        let completed = try RunFinalizer.completeChunksCounting(tenantId: tenantId, parts: completions, chunksLocked: true,
-                                                                on: connection)
-        outcome.finalizedRunIds = completed.due
-        outcome.partsSummedInWorker = completed.writtenUsed
-        // finish_us: the finish phase up to the last statement, which stores it and finalizes.
+        let marked = try RunFinalizer.markPartsFinished(tenantId: tenantId, parts: completions, chunksLocked: true, on: connection)
+        outcome.partsSummedInWorker = marked.writtenUsed
+        // finish_us: the finish phase up to the last statement, which stores it, counts and finalizes.
         let finishedBefore = lap()
-        try RunFinalizer.finalize(
-            tenantId: tenantId, runIds: outcome.finalizedRunIds,
+        outcome.finalizedRunIds = try RunFinalizer.countAndFinalize(
+            tenantId: tenantId, firstFinished: marked.firstFinished,
             finishTimes: active.indices.map { i in
                 (active[i].request.runId, active[i].request.chunkNo,
                  (finishedBefore * chunks[i].employees.count / totalEmployees).wholeMicroseconds)

@@ -34,22 +34,4 @@ extension RunFinalizer {
         if runIds.isEmpty { return }
         try connection.executePrepared(finalizeRunsSQL, [.int(tenantId), .int64Array(runIds)])
     }
-
-    /// `finalize(tenantId:runIds:)` (`runIds` may be empty) and, in the same statement, each
-    /// finished part's `finish_us` ($3 run, $4 chunk, $5 µs): the last statement of a packed
-    /// chunk job before the job's own completion, so `finish_us` covers the finish phase up to
-    /// this statement (the completion, with its wait for the runs' rows) and not this statement.
-    /// One statement where there were two (finalize, then recording the finish times).
-    public static func finalize(tenantId: Int64, runIds: [Int64], finishTimes: [(runId: Int64, chunkNo: Int32, finishMicros: Int64)],
-                                on connection: PostgresConnection) throws {
-        if finishTimes.isEmpty { return try finalize(tenantId: tenantId, runIds: runIds, on: connection) }
-        try connection.executePrepared("""
-            WITH finish AS (
-                UPDATE payrun.run_chunks c SET finish_us = u.finish_us
-                  FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS u(run_id, chunk_no, finish_us)
-                 WHERE c.tenant_id = $1 AND c.run_id = u.run_id AND c.chunk_no = u.chunk_no)
-            \(finalizeRunsSQL)
-            """, [.int(tenantId), .int64Array(runIds), .int64Array(finishTimes.map(\.runId)),
-                  .int64Array(finishTimes.map { Int64($0.chunkNo) }), .int64Array(finishTimes.map(\.finishMicros))])
-    }
 }

@@ -1,8 +1,8 @@
 import PostgresClient
 
-/// Completion of every part of a packed chunk job with one statement, whatever the number of
+/// Completion of every part of a packed chunk job with two statements, whatever the number of
 /// parts (a month-end of 100,000 employees in 1,004 workplace runs has about 1,000 parts in 59
-/// jobs). Same effects as `completeChunk(…, finalizing: false)` for each part:
+/// jobs). Same effects as `completeChunk` for each part, in this order:
 ///
 /// 0. the parts' chunk locks are held exclusively, taken in (run, chunk) order — by the caller
 ///    before it wrote the payslips (`chunksLocked: true`, `ChunkProcessor.processParts`), else
@@ -14,13 +14,13 @@ import PostgresClient
 ///    range holds no payslip (two index probes); any other part sums its stored payslips
 ///    (`chunkDigestSQL`: a scan and a sort of the chunk's payslips);
 /// 2. the runs' rows are locked in run-id order (`FOR NO KEY UPDATE`, the order `completeChunk`
-///    used, so two jobs sharing runs cannot deadlock), then `chunks_done` grows by the number of
-///    parts finished for the first time (a rerun part is not counted twice) — the same row-lock
-///    queue that makes exactly one transaction see a run's count reach its total (the count's
-///    UPDATE re-reads the newest row version after the lock: READ COMMITTED's recheck);
-/// 3. the caller finalizes the returned runs in a later statement (a new snapshot, taken after
-///    the runs' row locks were granted, so it sees every other job's chunks of those runs):
-///    `finalize(tenantId:runIds:finishTimes:)`, which also stores each part's `finish_us`.
+///    used, so two jobs sharing runs cannot deadlock) — the same row-lock queue that makes
+///    exactly one transaction see a run's count reach its total;
+/// 3. in a second statement (`countAndFinalize`: a new snapshot, taken after the runs' row locks
+///    were granted, so it sees every other job's chunks of those runs and the runs' newest rows)
+///    `chunks_done` grows by the number of parts finished for the first time (a rerun part is not
+///    counted twice), a run whose count reaches its total is finalized from its chunks in the same
+///    UPDATE, and the parts' `finish_us` are stored.
 ///
 /// Why the worker's totals are the chunk's (migration 0016's invariant: every payslip of a run
 /// in exactly one chunk, a finished chunk's totals equal to its payslips'): the job holds the
@@ -59,8 +59,8 @@ extension RunFinalizer {
     /// $2 run, $3 chunk, $4–$7 load/compute/write µs and shifts loaded, $8/$9 the lowest and
     /// highest employee written, $10–$17 the written counts and amounts (`WrittenChunkResult.values`;
     /// $10 = -1: not known, sum the stored payslips); $18 the written digests, 32 bytes per part
-    /// in part order. Returns ('c', run, chunk, 1 if the written totals were used else 0, NULL) per completed part and
-    /// ('r', run, chunks done, chunks total, status) per run counted.
+    /// in part order. Returns ('c', run, chunk, 1 if the written totals were used else 0, 1 if
+    /// finished for the first time else 0) per completed part and ('r', run, …) per run locked.
     static let completeChunksSQL = """
         WITH parts AS (
             SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
@@ -101,37 +101,38 @@ extension RunFinalizer {
               FROM before b
              WHERE c.tenant_id = $1 AND c.run_id = b.run_id AND c.chunk_no = b.chunk_no
             RETURNING c.run_id, c.chunk_no, b.first, b.known),
-             firsts AS (
-            SELECT run_id, count(*) FILTER (WHERE first) AS n FROM done GROUP BY run_id),
              locked AS (
             SELECT r.id FROM payrun.payroll_runs r
-             WHERE r.tenant_id = $1 AND r.id IN (SELECT run_id FROM firsts)
-             ORDER BY r.id FOR NO KEY UPDATE),
-             counted AS (
-            UPDATE payrun.payroll_runs r SET chunks_done = r.chunks_done + f.n, updated_at = now()
-              FROM firsts f JOIN locked l ON l.id = f.run_id
-             WHERE r.tenant_id = $1 AND r.id = f.run_id
-            RETURNING r.id, r.chunks_done, r.chunks_total, r.status)
-        SELECT 'c', run_id, chunk_no::int, known::int, NULL::text FROM done
+             WHERE r.tenant_id = $1 AND r.id IN (SELECT run_id FROM done)
+             ORDER BY r.id FOR NO KEY UPDATE)
+        SELECT 'c', run_id, chunk_no::int, known::int, first::int FROM done
         UNION ALL
-        SELECT 'r', id, chunks_done, chunks_total, status FROM counted
+        SELECT 'r', id, NULL, NULL, NULL FROM locked
         """
 
     /// Completes `parts` (each at most once; any order) in the caller's transaction and returns
-    /// the ids (ascending) of the runs whose every chunk is now finished and whose status allows
-    /// finalization — the caller finalizes them in the same transaction.
+    /// the ids (ascending) of the runs this finalized: those whose every chunk is now finished and
+    /// whose status allows finalization (two statements: `markPartsFinished`, `countAndFinalize`).
     /// `chunksLocked`: the caller took the parts' chunk locks (`lockChunksExclusively`) before it
     /// wrote their payslips; only then are the parts' `written` results used.
     public static func completeChunks(tenantId: Int64, parts: [PartCompletion], chunksLocked: Bool = false,
                                       on connection: PostgresConnection) throws -> [Int64] {
-        try completeChunksCounting(tenantId: tenantId, parts: parts, chunksLocked: chunksLocked, on: connection).due
+        let marked = try markPartsFinished(tenantId: tenantId, parts: parts, chunksLocked: chunksLocked, on: connection)
+        return try countAndFinalize(tenantId: tenantId, firstFinished: marked.firstFinished, finishTimes: [], on: connection)
     }
 
-    /// `completeChunks`, also saying how many parts took the worker's totals (`written`) rather
-    /// than their stored payslips' sums.
-    static func completeChunksCounting(tenantId: Int64, parts: [PartCompletion], chunksLocked: Bool,
-                                       on connection: PostgresConnection) throws -> (due: [Int64], writtenUsed: Int) {
-        if parts.isEmpty { return ([], 0) }
+    /// What `markPartsFinished` did: per run (ascending), how many of its parts were finished for
+    /// the first time; and how many parts took the worker's totals (`written`) rather than their
+    /// stored payslips' sums.
+    struct MarkedParts: Sendable {
+        var firstFinished: [(runId: Int64, count: Int64)]
+        var writtenUsed: Int
+    }
+
+    /// Steps 0–1 and the runs' row locks of step 2 (`completeChunksSQL`, one statement).
+    static func markPartsFinished(tenantId: Int64, parts: [PartCompletion], chunksLocked: Bool,
+                                  on connection: PostgresConnection) throws -> MarkedParts {
+        if parts.isEmpty { return MarkedParts(firstFinished: [], writtenUsed: 0) }
         var keys = Set<PartKey>()
         for part in parts where !keys.insert(PartKey(runId: part.runId, chunkNo: part.chunkNo)).inserted {
             throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
@@ -154,27 +155,94 @@ extension RunFinalizer {
             .int64Array(written.map { $0?.lowestEmployeeId ?? 0 }), .int64Array(written.map { $0?.highestEmployeeId ?? 0 }),
         ] + (0..<8).map(value) + [.bytea(digests)])
         var found = Set<PartKey>()
-        var due: [Int64] = []
-        var counted = Set<Int64>()
+        var locked = Set<Int64>()
+        var firstFinished: [Int64: Int64] = [:]
         var writtenUsed = 0
         for row in rows {
+            let runId = try row.int64(at: 1)
             if try row.string(at: 0) == "c" {
-                found.insert(PartKey(runId: try row.int64(at: 1), chunkNo: try row.int32(at: 2)))
+                found.insert(PartKey(runId: runId, chunkNo: try row.int32(at: 2)))
                 writtenUsed += try row.int32(at: 3) == 1 ? 1 : 0
+                firstFinished[runId, default: 0] += try row.int32(at: 4) == 1 ? 1 : 0
             } else {
-                counted.insert(try row.int64(at: 1))
-                let done = try row.int32(at: 2), total = try row.int32(at: 3)
-                if done >= total, finalizableStatuses.contains(try row.string(at: 4)) { due.append(try row.int64(at: 1)) }
+                locked.insert(runId)
             }
         }
         if let missing = parts.first(where: { !found.contains(PartKey(runId: $0.runId, chunkNo: $0.chunkNo)) }) {
             throw PayrollStoreError(.notFound, "chunk \(missing.chunkNo) of run \(missing.runId) does not exist in tenant \(tenantId)")
         }
-        if let missing = parts.first(where: { !counted.contains($0.runId) }) {
+        if let missing = parts.first(where: { !locked.contains($0.runId) }) {
             throw PayrollStoreError(.notFound, "run \(missing.runId) does not exist in tenant \(tenantId)")
         }
-        return (due.sorted(), writtenUsed)
+        return MarkedParts(firstFinished: firstFinished.keys.sorted().map { ($0, firstFinished[$0] ?? 0) }, writtenUsed: writtenUsed)
     }
+
+    /// Step 2's count and step 3, in one statement after `markPartsFinished` (which holds the runs'
+    /// rows, so this statement's snapshot, taken later, sees every other job's chunks of them and
+    /// the runs' newest rows): each run's `chunks_done` grows by its parts finished for the first
+    /// time, and a run whose count reaches its total and whose status allows it is finalized from
+    /// its chunks (`finalizeRunsSQL`'s values) in the same UPDATE — each run row is updated once
+    /// per job (twice before: a second update of a row the transaction wrote also re-runs its
+    /// foreign-key check). `finishTimes`: each part's `finish_us`, stored by the same statement.
+    /// Returns the runs finalized, ascending.
+    static func countAndFinalize(tenantId: Int64, firstFinished: [(runId: Int64, count: Int64)],
+                                 finishTimes: [(runId: Int64, chunkNo: Int32, finishMicros: Int64)],
+                                 on connection: PostgresConnection) throws -> [Int64] {
+        if firstFinished.isEmpty && finishTimes.isEmpty { return [] }
+        let rows = try connection.queryPrepared(countAndFinalizeSQL, [
+            .int(tenantId), .int64Array(firstFinished.map(\.runId)), .int64Array(firstFinished.map(\.count)),
+            .int64Array(finishTimes.map(\.runId)), .int64Array(finishTimes.map { Int64($0.chunkNo) }),
+            .int64Array(finishTimes.map(\.finishMicros)),
+        ])
+        if rows.count != firstFinished.count {
+            let seen = Set(try rows.map { try $0.int64(at: 0) })
+            let missing = firstFinished.first { !seen.contains($0.runId) }?.runId ?? -1
+            throw PayrollStoreError(.notFound, "run \(missing) does not exist in tenant \(tenantId)")
+        }
+        return try rows.filter { try $0.bool(at: 1) }.map { try $0.int64(at: 0) }.sorted()
+    }
+
+    /// `countAndFinalize`'s statement: $1 tenant; $2 runs, $3 parts finished for the first time;
+    /// $4–$6 finish times (run, chunk, µs). Returns (run, finalized).
+    static let countAndFinalizeSQL = """
+        WITH finish AS (
+            UPDATE payrun.run_chunks c SET finish_us = u.finish_us
+              FROM unnest($4::bigint[], $5::bigint[], $6::bigint[]) AS u(run_id, chunk_no, finish_us)
+             WHERE c.tenant_id = $1 AND c.run_id = u.run_id AND c.chunk_no = u.chunk_no),
+             s AS (
+            SELECT u.id AS run_id, u.n,
+                   coalesce(sum(c.employees_done), 0) AS ok, coalesce(sum(c.employees_failed), 0) AS failed,
+                   coalesce(sum(c.warnings_count), 0) AS warnings,
+                   coalesce(sum(c.gross_won), 0) AS gross, coalesce(sum(c.non_taxable_won), 0) AS non_taxable,
+                   coalesce(sum(c.taxable_won), 0) AS taxable, coalesce(sum(c.total_deductions_won), 0) AS deductions,
+                   coalesce(sum(c.net_won), 0) AS net,
+                   sha256(coalesce(string_agg(c.input_digest, ''::bytea ORDER BY c.chunk_no), ''::bytea)) AS digest
+              FROM unnest($2::bigint[], $3::bigint[]) AS u(id, n)
+              LEFT JOIN payrun.run_chunks c ON c.tenant_id = $1 AND c.run_id = u.id
+             GROUP BY u.id, u.n),
+             d AS (
+            SELECT s.*, r.chunks_done + s.n >= r.chunks_total
+                        AND r.status IN (\(finalizableStatuses.sorted().map { "'\($0)'" }.joined(separator: ", "))) AS due
+              FROM s JOIN payrun.payroll_runs r ON r.tenant_id = $1 AND r.id = s.run_id)
+        UPDATE payrun.payroll_runs r
+           SET chunks_done = r.chunks_done + d.n, updated_at = now(),
+               status = CASE WHEN NOT d.due THEN r.status WHEN d.failed > 0 THEN 'calculated_with_errors' ELSE 'calculated' END,
+               employees_total = CASE WHEN d.due THEN greatest(r.employees_total, d.ok + d.failed) ELSE r.employees_total END,
+               employees_done = CASE WHEN d.due THEN d.ok ELSE r.employees_done END,
+               employees_failed = CASE WHEN d.due THEN d.failed ELSE r.employees_failed END,
+               warnings_count = CASE WHEN d.due THEN d.warnings ELSE r.warnings_count END,
+               gross_won = CASE WHEN d.due THEN d.gross ELSE r.gross_won END,
+               non_taxable_won = CASE WHEN d.due THEN d.non_taxable ELSE r.non_taxable_won END,
+               taxable_won = CASE WHEN d.due THEN d.taxable ELSE r.taxable_won END,
+               total_deductions_won = CASE WHEN d.due THEN d.deductions ELSE r.total_deductions_won END,
+               net_won = CASE WHEN d.due THEN d.net ELSE r.net_won END,
+               input_digest = CASE WHEN d.due THEN d.digest ELSE r.input_digest END,
+               error = CASE WHEN d.due THEN NULL ELSE r.error END,
+               calculated_at = CASE WHEN d.due THEN now() ELSE r.calculated_at END
+          FROM d
+         WHERE r.tenant_id = $1 AND r.id = d.run_id
+        RETURNING r.id, d.due
+        """
 
     /// The statuses from which a run whose chunks are all finished is finalized.
     static let finalizableStatuses: Set<String> = [PayrollRunStatus.calculating.rawValue, PayrollRunStatus.calculated.rawValue,
