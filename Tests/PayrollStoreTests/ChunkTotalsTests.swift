@@ -40,7 +40,8 @@ struct ChunkTotalsTests {
     /// Checks the invariant: every payslip in exactly one chunk; each finished chunk's stored
     /// counts and totals equal its payslips'. Returns the number of finished chunks.
     @discardableResult
-    static func expectChunksHoldPayslips(_ c: PostgresConnection, run: Int64, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    static func expectChunksHoldPayslips(_ c: PostgresConnection, run: Int64, tenant: Int64 = tenant,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
         let outside = try c.queryOne("""
             SELECT count(*) FROM payrun.payslips p
              WHERE p.tenant_id = $1 AND p.run_id = $2

@@ -85,7 +85,10 @@ extension JobQueue {
     ) throws -> [ClaimedJob] {
         guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
         guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
-        let rows = try connection.query(claimSQL, [.int(limit), .text(workerId), .int(leaseSeconds), kinds.map { .textArray($0) } ?? .null])
+        // Prepared: parsed once per connection (and per kind of `$4`: an untyped NULL or a text
+        // array), planned per execution only while PostgreSQL prefers custom plans.
+        let rows = try connection.queryPrepared(claimSQL, [.int(limit), .text(workerId), .int(leaseSeconds),
+                                                           kinds.map { .textArray($0) } ?? .null])
         return try claimedJobs(rows)
     }
 

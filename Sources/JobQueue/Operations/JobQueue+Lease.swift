@@ -45,7 +45,7 @@ extension JobQueue {
     /// unless every one of them was still held — then the caller must roll back.
     public static func complete(_ jobs: [ClaimedJob], on connection: PostgresConnection) throws {
         if jobs.isEmpty { return }
-        let rows = try connection.query(completeSQL, [.int64Array(jobs.map(\.id)), .textArray(jobs.map(\.leaseToken))])
+        let rows = try connection.queryPrepared(completeSQL, [.int64Array(jobs.map(\.id)), .textArray(jobs.map(\.leaseToken))])
         if rows.count != jobs.count {
             let done = Set(try rows.map { try $0.int64(at: 0) })
             let lost = jobs.map(\.id).filter { !done.contains($0) }.min() ?? jobs[0].id

@@ -6,15 +6,16 @@ import PostgresClient
 /// the runs read `FOR KEY SHARE` in run-id order; each part checked as `process` checks a chunk (a
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
-/// their payslips written with one COPY (`PayslipWriter.write(runs:)`); then every part's
-/// `run_chunks` row is marked finished and the runs' chunk counts advanced with a fixed number of
-/// statements (`RunFinalizer.completeChunks`), and the runs whose last part was here are
-/// finalized together (`RunFinalizer.finalize(runIds:)`).
+/// their payslips written with one COPY (`PayslipWriter.write(runs:)`) after the parts' chunk
+/// locks were taken; then every part's `run_chunks` row is marked finished and the runs' rows
+/// locked with one statement (`RunFinalizer.markPartsFinished`, with the totals summed here on
+/// the direct-COPY path), and the runs' chunk counts advanced, the runs whose last part was here
+/// finalized and the parts' `finish_us` stored with another (`RunFinalizer.countAndFinalize`).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
-/// job's completion of all parts (digests, row updates, finalization of the runs it finished),
-/// apportioned like the others.
+/// job's completion of all parts (digests, row updates) up to the statement that finalizes the
+/// runs it finished and stores `finish_us`, apportioned like the others.
 extension ChunkProcessor {
     /// One part of a packed job, as its payload lists it.
     public struct PartRequest: Sendable, Hashable {
@@ -39,6 +40,9 @@ extension ChunkProcessor {
         public var warnings = 0
         /// Parts computed and finished.
         public var partsDone = 0
+        /// Parts whose chunk totals and digest were the worker's sums of what it wrote (direct COPY),
+        /// not read back from the stored payslips (`RunFinalizer.completeChunks`).
+        public var partsSummedInWorker = 0
         /// Runs this job finalized (their last part was here).
         public var finalizedRunIds: [Int64] = []
         /// Parts skipped, with the reason.
@@ -58,7 +62,7 @@ extension ChunkProcessor {
             throw PayrollStoreError(.invalidRequest, "chunk \(part.chunkNo) of run \(part.runId) is listed twice in one job")
         }
         let runIds = Array(Set(parts.map(\.runId))).sorted()
-        let runs = try connection.query("""
+        let runs = try connection.queryPrepared("""
             SELECT \(PayrollRun.columns) FROM payrun.payroll_runs WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR KEY SHARE
             """, [.int(tenantId), .int64Array(runIds)]).map { try PayrollRun(row: $0) }
         let runById = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -95,31 +99,39 @@ extension ChunkProcessor {
         let computedCount = computed.reduce(0) { $0 + $1.count }
         outcome.timings.compute = lap()
 
-        try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey, on: connection)
+        // The parts' chunk locks, exclusively, before the write (RunFinalizer.completeChunks): then
+        // what a direct COPY wrote is each chunk's whole content, summed here, not read back.
+        try RunFinalizer.lockChunksExclusively(chunks: active.map { ($0.request.runId, $0.request.chunkNo) }, on: connection)
+        let written = try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey,
+                                              on: connection)
         outcome.timings.write = lap()
 
-        // Finish every part with a fixed number of statements (RunFinalizer.completeChunks), then
-        // finalize the runs whose last part this was, with one statement.
+        // Finish every part with two statements (RunFinalizer.completeChunks), finalizing the runs
+        // whose last part this was.
         let totalEmployees = max(computedCount, 1)
         let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
-            return RunFinalizer.PartCompletion(
+            var completion = RunFinalizer.PartCompletion(
                 runId: active[i].request.runId, chunkNo: active[i].request.chunkNo,
                 loadMicros: (outcome.timings.load * share / totalEmployees).wholeMicroseconds,
                 computeMicros: (outcome.timings.compute * share / totalEmployees).wholeMicroseconds,
                 writeMicros: (outcome.timings.write * share / totalEmployees).wholeMicroseconds,
                 shiftsLoaded: chunks[i].shiftsLoaded)
+            if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
+            return completion
         }
-        outcome.finalizedRunIds = try RunFinalizer.completeChunks(tenantId: tenantId, parts: completions, on: connection)
-        try RunFinalizer.finalize(tenantId: tenantId, runIds: outcome.finalizedRunIds, on: connection)
-        outcome.timings.finish = lap()
-        try RunFinalizer.recordFinishTimes(
-            tenantId: tenantId,
-            parts: active.indices.map { i in
+        let marked = try RunFinalizer.markPartsFinished(tenantId: tenantId, parts: completions, chunksLocked: true, on: connection)
+        outcome.partsSummedInWorker = marked.writtenUsed
+        // finish_us: the finish phase up to the last statement, which stores it, counts and finalizes.
+        let finishedBefore = lap()
+        outcome.finalizedRunIds = try RunFinalizer.countAndFinalize(
+            tenantId: tenantId, firstFinished: marked.firstFinished,
+            finishTimes: active.indices.map { i in
                 (active[i].request.runId, active[i].request.chunkNo,
-                 (outcome.timings.finish * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
+                 (finishedBefore * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
             },
             on: connection)
+        outcome.timings.finish = finishedBefore + lap()
         outcome.partsDone = active.count
         for part in computed {
             for p in part {

@@ -47,7 +47,7 @@ public final class JobContext {
 
     /// Scopes the open transaction to the job's tenant (`payrun.tenant_id`, row-level security).
     public func scopeToTenant(_ connection: PostgresConnection) throws {
-        try connection.execute("SELECT set_config('payrun.tenant_id', $1, true)", [.text(String(job.tenantId))])
+        try connection.executePrepared("SELECT set_config('payrun.tenant_id', $1, true)", [.text(String(job.tenantId))])
     }
 }
 

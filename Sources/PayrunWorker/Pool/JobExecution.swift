@@ -30,7 +30,7 @@ struct JobExecution {
         do {
             try handler.handle(job, context: context)
             if connection.isInTransaction { try connection.execute("ROLLBACK") }
-            guard let row = try connection.queryOne(Self.leaseStateSQL, [.int(job.id), .text(job.leaseToken)]) else {
+            guard let row = try connection.queryOnePrepared(Self.leaseStateSQL, [.int(job.id), .text(job.leaseToken)]) else {
                 logger.error("job vanished while running")
                 return
             }

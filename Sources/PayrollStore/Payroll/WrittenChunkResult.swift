@@ -1,0 +1,71 @@
+import PayrollRules
+
+/// A chunk's digest, counts and totals computed in the worker from the payslips its job wrote:
+/// the values `RunFinalizer.chunkDigestSQL` computes from the stored payslips, without reading
+/// them back. They are the chunk's only when those payslips are all of its payslips: the
+/// direct-COPY path of a packed job, with the chunk's lock taken before the write and the rest of
+/// the chunk's range found empty at completion (`RunFinalizer.completeChunks`).
+///
+/// As `chunkDigestSQL`: digest = SHA-256 over (employee id as 8 bytes big-endian, i.e.
+/// `int8send`, then the input digest) in employee-id order; counts = payslips without and with
+/// an error; warnings = elements of the stored `warnings` arrays (one per `PayrollWarning`, none
+/// for an error); amounts = sums of gross, non-taxable, taxable, total deductions and net (an
+/// error has none).
+struct WrittenChunkResult: Sendable, Hashable {
+    var digest: [UInt8]
+    var done: Int64 = 0
+    var failed: Int64 = 0
+    var warnings: Int64 = 0
+    var gross: Int64 = 0
+    var nonTaxable: Int64 = 0
+    var taxable: Int64 = 0
+    var totalDeductions: Int64 = 0
+    var net: Int64 = 0
+    /// The lowest and highest employee id written.
+    var lowestEmployeeId: Int64
+    var highestEmployeeId: Int64
+
+    /// nil when it cannot be computed exactly here: no payslip; a payslip without an input digest
+    /// (stored, its digest is the SHA-256 of the error's jsonb text as the server prints it,
+    /// which the worker does not reproduce); an employee id twice; a sum beyond `bigint`.
+    init?(_ payslips: [ComputedPayslip]) {
+        if payslips.isEmpty { return nil }
+        var order = Array(payslips.indices)
+        // A loaded part comes in employee-id order; sorted only when it does not.
+        if !zip(payslips, payslips.dropFirst()).allSatisfy({ $0.employeeId < $1.employeeId }) {
+            order.sort { payslips[$0].employeeId < payslips[$1].employeeId }
+        }
+        digest = []
+        lowestEmployeeId = payslips[order[0]].employeeId
+        highestEmployeeId = payslips[order[order.count - 1]].employeeId
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payslips.count * 40)
+        var previous: Int64?
+        func add(_ sum: inout Int64, _ amount: Int64) -> Bool {
+            let (total, overflow) = sum.addingReportingOverflow(amount)
+            sum = total
+            return !overflow
+        }
+        for i in order {
+            let p = payslips[i]
+            guard let inputDigest = p.inputDigest, previous != p.employeeId else { return nil }
+            previous = p.employeeId
+            withUnsafeBytes(of: p.employeeId.bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: inputDigest)
+            switch p.result {
+            case .success(let slip):
+                done += 1
+                warnings += Int64(slip.warnings.count)
+                guard add(&gross, slip.gross), add(&nonTaxable, slip.nonTaxable), add(&taxable, slip.taxable),
+                      add(&totalDeductions, slip.totalDeductions), add(&net, slip.net) else { return nil }
+            case .failure:
+                failed += 1
+            }
+        }
+        digest = SHA256.digest(bytes)
+    }
+
+    /// Counts and amounts in `chunkDigestSQL`'s order after its digest: done, failed, warnings,
+    /// gross, non-taxable, taxable, total deductions, net.
+    var values: [Int64] { [done, failed, warnings, gross, nonTaxable, taxable, totalDeductions, net] }
+}
