@@ -8,7 +8,16 @@
 /// invariants. A violated invariant fails this employee with a `PayrollError`; it never crashes.
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
-        let input = try input.validated()
+        // An input already as `validated()` returns it (every input the batch loader built) is
+        // computed as it is, borrowed: no second input built from its fields.
+        guard let changed = try input.validationChanges() else { return try calculate(validated: input) }
+        return try calculate(validated: PayrollInput(
+            periodStart: input.periodStart, periodEnd: input.periodEnd, payDate: input.payDate, workplace: input.workplace,
+            employee: input.employee, contract: input.contract, shifts: changed.shifts, absences: changed.absences))
+    }
+
+    /// `calculate` of an input that passed `PayrollInput.validated()` unchanged.
+    static func calculate(validated input: PayrollInput) throws(PayrollError) -> Payslip {
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily
         var earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)

@@ -100,8 +100,10 @@ struct WorkClassifier {
         c.out.byStartDay.reserveCapacity(min(shifts.count, 64))
         c.out.shiftStartDays.reserveCapacity(shifts.count)
         var previousEnd = Int64.min
-        for (i, shift) in shifts.enumerated() {
-            let s = shift.start.value, e = shift.end.value
+        // Shifts are read in place: copying each out (`for shift in shifts`) retained and
+        // released its break array.
+        for i in shifts.indices {
+            let s = shifts[i].start.value, e = shifts[i].end.value
             guard DayMath.dayRange.contains(DayMath.day(ofMinute: s)), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
                 throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
             }
@@ -110,14 +112,14 @@ struct WorkClassifier {
                 throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
             }
             previousEnd = e
-            let breaks = try ShiftBreaks.validate(shift, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+            let breaks = try ShiftBreaks.validate(shifts[i], index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             c.startShift(at: s)
             if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
                 c.checkBreak(shiftMinutes: e - s, breaks: breaks)
             }
-            if !shift.breaks.isEmpty {
+            if !shifts[i].breaks.isEmpty {
                 var cursor = s
-                for b in shift.breaks {
+                for b in shifts[i].breaks {
                     c.work(from: cursor, to: b.start.value)
                     cursor = b.end.value
                 }
