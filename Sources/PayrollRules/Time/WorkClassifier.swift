@@ -117,7 +117,9 @@ struct WorkClassifier {
             if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
                 c.checkBreak(shiftMinutes: e - s, breaks: breaks)
             }
-            if !shifts[i].breaks.isEmpty {
+            if c.addsAsRegularDaytime(shiftStart: s, shiftEnd: e, workedMinutes: e - s - breaks.totalMinutes) {
+                // Classified whole (the usual day shift); same buckets as piece by piece below.
+            } else if !shifts[i].breaks.isEmpty {
                 var cursor = s
                 for b in shifts[i].breaks {
                     c.work(from: cursor, to: b.start.value)
@@ -176,6 +178,31 @@ struct WorkClassifier {
             code: .breakBelowStatutory,
             message: "\(date): 근로 \(PayMethodText.hours(net)) requires a break of at least \(required)분 during work (근로기준법 §54①); given \(given)",
             date: date))
+    }
+
+    /// Records all `workedMinutes` of the current shift as `regular` at once when classifying
+    /// its work intervals piece by piece (`work`) would: the shift lies inside one day's
+    /// [`nightEnd`, `nightStart`) (so no piece is night or on another date), that date is in the
+    /// period and not a 휴일, and the minutes fit under the daily and weekly limits and, where
+    /// part-time excess applies, under the day's scheduled minutes (so every step of `piece` takes
+    /// the `regular` branch with all that is left). The counters advance by the same minutes and
+    /// `record` sums the same amounts into the same entries. False (nothing done) otherwise.
+    /// `workedMinutes` is the shift less its breaks, which lie inside it (checked by `ShiftBreaks`).
+    mutating func addsAsRegularDaytime(shiftStart: Int64, shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+        let rules = config.rules
+        let dayStart = dayKey * DayMath.minutesPerDay
+        guard workedMinutes > 0,
+              shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay,
+              dayKey >= config.periodStartDay, dayKey <= config.periodEndDay,
+              dayCount + workedMinutes <= rules.dailyLimitMinutes, weekCount + workedMinutes <= rules.weeklyLimitMinutes,
+              !config.partTimeExcessApplies || dayCount + workedMinutes <= dayScheduled,
+              !isHoliday(dayKey) else { return false }
+        dayCount += workedMinutes
+        weekCount += workedMinutes
+        var add = DayMinutes(day: dayKey)
+        add.regular = workedMinutes
+        record(add, calendarDay: dayKey, minutes: workedMinutes)
+        return true
     }
 
     /// Classifies the work interval [from, to) of the current shift.
