@@ -112,7 +112,7 @@ struct WorkClassifier {
                 throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
             }
             previousEnd = e
-            let breaks = try ShiftBreaks.validate(shifts[i], index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+            let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             c.startShift(at: s)
             if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
                 c.checkBreak(shiftMinutes: e - s, breaks: breaks)
@@ -135,7 +135,11 @@ struct WorkClassifier {
             }
         }
         c.finish()
-        return c.out
+        // Moved out (swapped with an empty value): a copy retained its four arrays only for
+        // `c` to release them.
+        var out = ClassifiedWork()
+        swap(&out, &c.out)
+        return out
     }
 
     private mutating func finish() {
