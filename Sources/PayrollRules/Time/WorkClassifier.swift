@@ -104,7 +104,8 @@ struct WorkClassifier {
         // released its break array.
         for i in shifts.indices {
             let s = shifts[i].start.value, e = shifts[i].end.value
-            guard DayMath.dayRange.contains(DayMath.day(ofMinute: s)), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
+            let startDay = DayMath.day(ofMinute: s)
+            guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
                 throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
             }
             guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
@@ -113,7 +114,7 @@ struct WorkClassifier {
             }
             previousEnd = e
             let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
-            c.startShift(at: s)
+            c.startShift(onDay: startDay)
             if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
                 c.checkBreak(shiftMinutes: e - s, breaks: breaks)
             }
@@ -149,18 +150,20 @@ struct WorkClassifier {
         pendingCalendarDay = (.min, 0)
     }
 
-    private mutating func startShift(at start: Int64) {
-        let day = DayMath.day(ofMinute: start)
+    /// Moves the counters to the shift starting on `day` (the shift-start day of its minutes).
+    private mutating func startShift(onDay day: Int64) {
         if lastShiftStartDay != day {
             lastShiftStartDay = day
             out.shiftStartDays.append(day)
         }
+        // One weekday for the day's schedule and its week's start.
+        let weekday = DayMath.weekdayIndex(day)
         if day != dayKey {
             dayKey = day
             dayCount = 0
-            dayScheduled = Int64(config.scheduleMinutes[DayMath.weekdayIndex(day)])
+            dayScheduled = Int64(config.scheduleMinutes[weekday])
         }
-        let week = DayMath.weekStartDay(of: day, weekStart: config.weekStart)
+        let week = DayMath.weekStartDay(of: day, weekday: weekday, weekStart: config.weekStart)
         if week != weekKey {
             weekKey = week
             weekCount = 0
