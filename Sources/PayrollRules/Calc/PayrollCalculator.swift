@@ -80,6 +80,31 @@ public enum PayrollCalculator {
 
     /// `kr-YYYY.MM` of the premium month.
     public static func ruleSet(premiumMonth: LocalDate) -> String {
+        // The months the rule tables cover are named once (a small string each, so a copy is
+        // free): a search by day instead of a calendar conversion and a text per payslip.
+        let named = coveredRuleSets
+        var lo = 0, hi = named.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if named[mid].firstDay < premiumMonth.daysSinceEpoch { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < named.count && named[lo].firstDay == premiumMonth.daysSinceEpoch { return named[lo].ruleSet }
+        return makeRuleSet(premiumMonth: premiumMonth)
+    }
+
+    /// `makeRuleSet` of each month `RuleCoverage` covers, by the day the month starts, ascending.
+    private static let coveredRuleSets: [(firstDay: Int32, ruleSet: String)] = {
+        var named: [(firstDay: Int32, ruleSet: String)] = []
+        var month = RuleCoverage.premiumMonthFirst
+        while month <= RuleCoverage.premiumMonthLast {
+            named.append((month.daysSinceEpoch, makeRuleSet(premiumMonth: month)))
+            // A month has at most 31 days (and the next at least 28): 31 days on is in the next.
+            month = month.adding(days: 31).firstOfMonth
+        }
+        return named
+    }()
+
+    static func makeRuleSet(premiumMonth: LocalDate) -> String {
         let c = premiumMonth.components
         return MethodText.make { text in
             text.add("kr-")
