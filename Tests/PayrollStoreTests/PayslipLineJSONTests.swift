@@ -80,3 +80,17 @@ struct PayslipLineJSONTests {
                 == #"[{"code":"base_pay","minutes":10020,"rate":15750,"multiplier":"1","amount":2630250,"method":"167h × 15,750원"}]"#)
     }
 }
+
+/// The static code names `PayslipLineJSON` writes are the codes' raw values.
+@Suite("Payslip line JSON: static code names")
+struct PayslipLineJSONCodeNameTests {
+    @Test("every earning and deduction code's static name is its raw value")
+    func namesAreRawValues() {
+        for code in EarningCode.allCases {
+            #expect(PayslipLineJSON.name(code).description == code.rawValue)
+        }
+        for code in DeductionCode.allCases {
+            #expect(PayslipLineJSON.name(code).description == code.rawValue)
+        }
+    }
+}

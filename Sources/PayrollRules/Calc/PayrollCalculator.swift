@@ -8,7 +8,16 @@
 /// invariants. A violated invariant fails this employee with a `PayrollError`; it never crashes.
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
-        let input = try input.validated()
+        // An input already as `validated()` returns it (every input the batch loader built) is
+        // computed as it is, borrowed: no second input built from its fields.
+        guard let changed = try input.validationChanges() else { return try calculate(validated: input) }
+        return try calculate(validated: PayrollInput(
+            periodStart: input.periodStart, periodEnd: input.periodEnd, payDate: input.payDate, workplace: input.workplace,
+            employee: input.employee, contract: input.contract, shifts: changed.shifts, absences: changed.absences))
+    }
+
+    /// `calculate` of an input that passed `PayrollInput.validated()` unchanged.
+    static func calculate(validated input: PayrollInput) throws(PayrollError) -> Payslip {
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily
         var earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
@@ -71,6 +80,31 @@ public enum PayrollCalculator {
 
     /// `kr-YYYY.MM` of the premium month.
     public static func ruleSet(premiumMonth: LocalDate) -> String {
+        // The months the rule tables cover are named once (a small string each, so a copy is
+        // free): a search by day instead of a calendar conversion and a text per payslip.
+        let named = coveredRuleSets
+        var lo = 0, hi = named.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if named[mid].firstDay < premiumMonth.daysSinceEpoch { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < named.count && named[lo].firstDay == premiumMonth.daysSinceEpoch { return named[lo].ruleSet }
+        return makeRuleSet(premiumMonth: premiumMonth)
+    }
+
+    /// `makeRuleSet` of each month `RuleCoverage` covers, by the day the month starts, ascending.
+    private static let coveredRuleSets: [(firstDay: Int32, ruleSet: String)] = {
+        var named: [(firstDay: Int32, ruleSet: String)] = []
+        var month = RuleCoverage.premiumMonthFirst
+        while month <= RuleCoverage.premiumMonthLast {
+            named.append((month.daysSinceEpoch, makeRuleSet(premiumMonth: month)))
+            // A month has at most 31 days (and the next at least 28): 31 days on is in the next.
+            month = month.adding(days: 31).firstOfMonth
+        }
+        return named
+    }()
+
+    static func makeRuleSet(premiumMonth: LocalDate) -> String {
         let c = premiumMonth.components
         return MethodText.make { text in
             text.add("kr-")

@@ -6,15 +6,25 @@ extension PayrollInput {
     /// (`contract.defaultBreakMinutes` copied into shifts that give no break), or throws the first
     /// problem found.
     public func validated() throws(PayrollError) -> PayrollInput {
-        try validatePeriod()
-        try validateEmployee()
-        try validateContract()
-        let shifts = try validatedShifts()
-        let absences = try validatedAbsences()
+        guard let changed = try validationChanges() else { return self }
         // Built from the fields, not as a copy of `self` with two arrays replaced (which retained
         // the old shift and absence arrays only to release them again).
         return PayrollInput(periodStart: periodStart, periodEnd: periodEnd, payDate: payDate, workplace: workplace,
-                            employee: employee, contract: contract, shifts: shifts, absences: absences)
+                            employee: employee, contract: contract, shifts: changed.shifts, absences: changed.absences)
+    }
+
+    /// Every check of `validated()`, in its order; nil when the input is already what
+    /// `validated()` would return (shifts normal, sorted and apart; absences sorted and unique),
+    /// as every input the batch loader built is. `PayrollCalculator` then computes the input as
+    /// it is, without building a second one (a retain and a release of each of its arrays).
+    func validationChanges() throws(PayrollError) -> (shifts: [Shift], absences: [Absence])? {
+        try validatePeriod()
+        try validateEmployee()
+        try validateContract()
+        let shifts = try shiftsAreNormal() ? nil : validatedShifts()
+        let absences = try validatedAbsences()
+        if shifts == nil && absences == nil { return nil }
+        return (shifts ?? self.shifts, absences ?? self.absences)
     }
 
     private func validatePeriod() throws(PayrollError) {
@@ -99,6 +109,46 @@ extension PayrollInput {
     /// The dates shifts may start on and absences may fall on: the period and the weeks around it.
     private var allowedDates: ClosedRange<LocalDate> {
         periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)...periodEnd.adding(days: CalcLimits.daysAroundPeriodMax)
+    }
+
+    /// True when `validatedShifts()` would return the shifts unchanged and without error: at most
+    /// `shiftsMax` shifts, each ending after its start, at most `shiftMinutesMax` long, starting
+    /// inside `allowedDates` and no earlier than the one before ended; without explicit breaks,
+    /// its break minutes given (or no positive default to copy in) and shorter than the shift;
+    /// with explicit breaks (at most `breaksPerShiftMax`), each ending after its start, inside the
+    /// shift, in start order without overlap, their sum shorter than the shift and equal to the
+    /// given break minutes. Shifts are read in place (copying one out retained and released its
+    /// break array) and the window is compared in minutes (no date per shift). Any other array
+    /// takes `validatedShifts()`, which reports the same first error as ever.
+    private func shiftsAreNormal() -> Bool {
+        guard shifts.count <= CalcLimits.shiftsMax else { return false }
+        let window = allowedDates
+        let firstMinute = Int64(window.lowerBound.daysSinceEpoch) * 1440
+        let endMinute = (Int64(window.upperBound.daysSinceEpoch) + 1) * 1440
+        let fillsDefault = (contract.defaultBreakMinutes ?? 0) > 0
+        var previousEnd = Int64.min
+        for i in shifts.indices {
+            let start = shifts[i].start.value, end = shifts[i].end.value
+            guard end > start, end - start <= CalcLimits.shiftMinutesMax, start >= firstMinute, start < endMinute,
+                  start >= previousEnd else { return false }
+            if !shifts[i].breaks.isEmpty {
+                guard shifts[i].breaks.count <= CalcLimits.breaksPerShiftMax, let given = shifts[i].breakMinutes else { return false }
+                var totalMinutes: Int64 = 0, cursor = start
+                for k in shifts[i].breaks.indices {
+                    let breakStart = shifts[i].breaks[k].start.value, breakEnd = shifts[i].breaks[k].end.value
+                    guard breakEnd > breakStart, breakStart >= cursor, breakEnd <= end else { return false }
+                    totalMinutes += breakEnd - breakStart
+                    cursor = breakEnd
+                }
+                guard totalMinutes < end - start, Int64(given) == totalMinutes else { return false }
+            } else if let given = shifts[i].breakMinutes {
+                guard given >= 0, Int64(given) < end - start else { return false }
+            } else if fillsDefault {
+                return false
+            }
+            previousEnd = end
+        }
+        return true
     }
 
     private func validatedShifts() throws(PayrollError) -> [Shift] {
@@ -243,7 +293,8 @@ extension PayrollInput {
         return shift
     }
 
-    private func validatedAbsences() throws(PayrollError) -> [Absence] {
+    /// The absences sorted by date, or nil when they already are (and unique); throws the first problem.
+    private func validatedAbsences() throws(PayrollError) -> [Absence]? {
         guard absences.count <= CalcLimits.absencesMax else {
             throw PayrollError(.invalidValue, "too many absences: \(absences.count) (at most \(CalcLimits.absencesMax) per request)", field: "absences")
         }
@@ -255,7 +306,7 @@ extension PayrollInput {
             guard window.contains(a.date) else { ascending = false; break }
             if i > 0 && !(absences[i - 1].date < a.date) { ascending = false; break }
         }
-        if ascending { return absences }
+        if ascending { return nil }
         var seen = Set<LocalDate>()
         for (i, a) in absences.enumerated() {
             guard window.contains(a.date) else {

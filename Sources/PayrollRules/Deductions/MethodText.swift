@@ -64,9 +64,7 @@ struct MethodText {
     /// Writes the decimal digits (with a comma every three when `grouped`) backwards, straight
     /// into the buffer at their final place.
     private mutating func digits(_ magnitude: UInt64, negative: Bool, grouped: Bool) {
-        var digitCount = 1
-        var power: UInt64 = 10
-        while digitCount < 20 && magnitude >= power { digitCount += 1; power &*= 10 }
+        let digitCount = MethodText.decimalDigits(magnitude)
         let length = digitCount + (grouped ? (digitCount - 1) / 3 : 0) + (negative ? 1 : 0)
         guard let target = buffer.baseAddress, length <= buffer.count - count else {
             assertionFailure("method text over \(MethodText.capacityBytes) bytes")
@@ -75,43 +73,42 @@ struct MethodText {
         var v = magnitude
         var i = count + length
         // Two digits per division, from a table of "00" … "99"; groups of three when `grouped`.
-        MethodText.digitPairs.withUTF8Buffer { pairs in
-            if grouped {
-                while v >= 1000 {
-                    let group = Int(truncatingIfNeeded: v % 1000)
-                    v /= 1000
-                    let pair = group % 100 * 2
-                    i -= 4
-                    target[i] = UInt8(ascii: ",")
-                    target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: group / 100)
-                    target[i + 2] = pairs[pair]
-                    target[i + 3] = pairs[pair + 1]
-                }
-            } else {
-                while v >= 100 {
-                    let pair = Int(truncatingIfNeeded: v % 100) * 2
-                    v /= 100
-                    i -= 2
-                    target[i] = pairs[pair]
-                    target[i + 1] = pairs[pair + 1]
-                }
+        let pairs = MethodText.digitPairs.utf8Start
+        if grouped {
+            while v >= 1000 {
+                let group = Int(truncatingIfNeeded: v % 1000)
+                v /= 1000
+                let pair = group % 100 * 2
+                i -= 4
+                target[i] = UInt8(ascii: ",")
+                target[i + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: group / 100)
+                target[i + 2] = pairs[pair]
+                target[i + 3] = pairs[pair + 1]
             }
-            // The leading 1–3 digits (below 1000 when grouped, below 100 otherwise).
-            if v >= 100 {
+        } else {
+            while v >= 100 {
                 let pair = Int(truncatingIfNeeded: v % 100) * 2
-                i -= 3
-                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
-                target[i + 1] = pairs[pair]
-                target[i + 2] = pairs[pair + 1]
-            } else if v >= 10 {
-                let pair = Int(truncatingIfNeeded: v) * 2
+                v /= 100
                 i -= 2
                 target[i] = pairs[pair]
                 target[i + 1] = pairs[pair + 1]
-            } else {
-                i -= 1
-                target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
             }
+        }
+        // The leading 1–3 digits (below 1000 when grouped, below 100 otherwise).
+        if v >= 100 {
+            let pair = Int(truncatingIfNeeded: v % 100) * 2
+            i -= 3
+            target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
+            target[i + 1] = pairs[pair]
+            target[i + 2] = pairs[pair + 1]
+        } else if v >= 10 {
+            let pair = Int(truncatingIfNeeded: v) * 2
+            i -= 2
+            target[i] = pairs[pair]
+            target[i + 1] = pairs[pair + 1]
+        } else {
+            i -= 1
+            target[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
         }
         if negative {
             i -= 1
@@ -119,5 +116,13 @@ struct MethodText {
         }
         assert(i == count, "digit count")
         count += length
+    }
+
+    /// Decimal digits of `m`: four per (constant, so multiplying) division, then one to three.
+    @inline(__always)
+    static func decimalDigits(_ m: UInt64) -> Int {
+        var m = m, n = 1
+        while m >= 10_000 { m /= 10_000; n += 4 }
+        return m >= 1_000 ? n + 3 : m >= 100 ? n + 2 : m >= 10 ? n + 1 : n
     }
 }

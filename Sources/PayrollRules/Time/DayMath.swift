@@ -33,7 +33,12 @@ enum DayMath {
 
     /// First day of the 7-day week (starting on `weekStart`) that holds `day`.
     @inline(__always) static func weekStartDay(of day: Int64, weekStart: Int) -> Int64 {
-        day - Int64((weekdayIndex(day) - weekStart + 7) % 7)
+        weekStartDay(of: day, weekday: weekdayIndex(day), weekStart: weekStart)
+    }
+
+    /// `weekStartDay(of:weekStart:)` for a day whose `weekdayIndex` is known.
+    @inline(__always) static func weekStartDay(of day: Int64, weekday: Int, weekStart: Int) -> Int64 {
+        day - Int64((weekday - weekStart + 7) % 7)
     }
 
     /// Inclusive range of day numbers a payroll date may take (years ~ −770 … 4700): keeps every

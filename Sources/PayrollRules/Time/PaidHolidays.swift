@@ -24,9 +24,12 @@ enum PaidHolidays {
         }
         var result: [(day: Int64, minutes: Int64)] = []
         var d = periodStartDay
+        var weekday = DayMath.weekdayIndex(d)  // of `d`, advanced with it (no division per day)
         while d <= periodEndDay {
-            defer { d += 1 }
-            let weekday = DayMath.weekdayIndex(d)
+            defer {
+                d += 1
+                weekday = weekday == 6 ? 0 : weekday + 1
+            }
             let scheduled = Int64(contract.scheduleMinutes[weekday])
             guard scheduled > 0, weekday != contract.weeklyHoliday.rawValue else { continue }
             let paid = (fiveOrMore && calendar.isHoliday(Int32(d)))

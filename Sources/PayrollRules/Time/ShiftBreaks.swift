@@ -12,17 +12,18 @@ enum ShiftBreaks {
         return (start, start + breakMinutes)
     }
 
-    /// Validates the breaks of `shift` (index `i` for error paths) and returns the total break
+    /// Validates the breaks of `shifts[i]` (`i` also for error paths) and returns the total break
     /// minutes and the break minutes that count for §54 (those strictly inside the shift: a
-    /// break at the very start or end is not "근로시간 도중").
-    static func validate(_ shift: Shift, index i: Int, defaultBreakMinutes: Int32?)
+    /// break at the very start or end is not "근로시간 도중"). The shift is read in place in its
+    /// array: a copy of it retained and released its break array, once per shift of a batch.
+    static func validate(_ shifts: [Shift], index i: Int, defaultBreakMinutes: Int32?)
         throws(PayrollError) -> (totalMinutes: Int64, statutoryMinutes: Int64) {
-        let s = shift.start.value, e = shift.end.value
-        if !shift.breaks.isEmpty {
+        let s = shifts[i].start.value, e = shifts[i].end.value
+        if !shifts[i].breaks.isEmpty {
             var cursor = s
             var total: Int64 = 0, inside: Int64 = 0
-            for (j, b) in shift.breaks.enumerated() {
-                let bs = b.start.value, be = b.end.value
+            for j in shifts[i].breaks.indices {
+                let bs = shifts[i].breaks[j].start.value, be = shifts[i].breaks[j].end.value
                 guard be > bs else {
                     throw PayrollError(.invalidValue, "a break must end after it starts", field: "shifts[\(i)].breaks[\(j)].end")
                 }
@@ -37,8 +38,9 @@ enum ShiftBreaks {
             return (total, inside)
         }
         // The field path is built only on the error path (this runs for every shift of a batch).
-        func field() -> String { shift.breakMinutes != nil ? "shifts[\(i)].breakMinutes" : "contract.defaultBreakMinutes" }
-        let b = Int64(shift.breakMinutes ?? defaultBreakMinutes ?? 0)
+        let given = shifts[i].breakMinutes
+        func field() -> String { given != nil ? "shifts[\(i)].breakMinutes" : "contract.defaultBreakMinutes" }
+        let b = Int64(given ?? defaultBreakMinutes ?? 0)
         guard b >= 0 else { throw PayrollError(.invalidValue, "break minutes must not be negative", field: field()) }
         guard b <= e - s else {
             throw PayrollError(.invalidValue, "break of \(b) minutes is longer than the \(e - s)-minute shift", field: field())

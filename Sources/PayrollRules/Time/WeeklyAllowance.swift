@@ -74,13 +74,20 @@ enum WeeklyAllowance {
             first -= 7
         }
         guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
-        // 개근: every scheduled day other than the 주휴일 is attended or excused.
+        // 개근: every scheduled day other than the 주휴일 is attended or excused. The days are
+        // walked in order, so the shift-start days are too: one search for the week's first day,
+        // then a cursor (`started` holds the first shift-start day not before `d`).
+        var started = lowerBound(shiftStartDays, weekFirst)
+        var weekday = DayMath.weekdayIndex(weekFirst)
         var d = weekFirst
         while d <= weekLast {
-            defer { d += 1 }
-            let weekday = DayMath.weekdayIndex(d)
+            defer {
+                d += 1
+                weekday = weekday == 6 ? 0 : weekday + 1
+            }
             guard weekday != contract.weeklyHoliday.rawValue, contract.scheduleMinutes[weekday] > 0 else { continue }
-            if contains(shiftStartDays, d) || calendar.isHoliday(Int32(d)) { continue }
+            while started < shiftStartDays.count && shiftStartDays[started] < d { started += 1 }
+            if (started < shiftStartDays.count && shiftStartDays[started] == d) || calendar.isHoliday(Int32(d)) { continue }
             let date = DayMath.date(d)
             if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
             return false
@@ -88,13 +95,13 @@ enum WeeklyAllowance {
         return true
     }
 
-    /// Binary search in an ascending array.
-    static func contains(_ sorted: [Int64], _ value: Int64) -> Bool {
+    /// The index of the first element not below `value` in an ascending array (`count` if none).
+    static func lowerBound(_ sorted: [Int64], _ value: Int64) -> Int {
         var lo = 0, hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
         }
-        return lo < sorted.count && sorted[lo] == value
+        return lo
     }
 }

@@ -100,9 +100,12 @@ struct WorkClassifier {
         c.out.byStartDay.reserveCapacity(min(shifts.count, 64))
         c.out.shiftStartDays.reserveCapacity(shifts.count)
         var previousEnd = Int64.min
-        for (i, shift) in shifts.enumerated() {
-            let s = shift.start.value, e = shift.end.value
-            guard DayMath.dayRange.contains(DayMath.day(ofMinute: s)), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
+        // Shifts are read in place: copying each out (`for shift in shifts`) retained and
+        // released its break array.
+        for i in shifts.indices {
+            let s = shifts[i].start.value, e = shifts[i].end.value
+            let startDay = DayMath.day(ofMinute: s)
+            guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
                 throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
             }
             guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
@@ -110,14 +113,16 @@ struct WorkClassifier {
                 throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
             }
             previousEnd = e
-            let breaks = try ShiftBreaks.validate(shift, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
-            c.startShift(at: s)
+            let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+            c.startShift(onDay: startDay)
             if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
                 c.checkBreak(shiftMinutes: e - s, breaks: breaks)
             }
-            if !shift.breaks.isEmpty {
+            if c.addsAsRegularDaytime(shiftStart: s, shiftEnd: e, workedMinutes: e - s - breaks.totalMinutes) {
+                // Classified whole (the usual day shift); same buckets as piece by piece below.
+            } else if !shifts[i].breaks.isEmpty {
                 var cursor = s
-                for b in shift.breaks {
+                for b in shifts[i].breaks {
                     c.work(from: cursor, to: b.start.value)
                     cursor = b.end.value
                 }
@@ -131,7 +136,11 @@ struct WorkClassifier {
             }
         }
         c.finish()
-        return c.out
+        // Moved out (swapped with an empty value): a copy retained its four arrays only for
+        // `c` to release them.
+        var out = ClassifiedWork()
+        swap(&out, &c.out)
+        return out
     }
 
     private mutating func finish() {
@@ -139,20 +148,35 @@ struct WorkClassifier {
         if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
         pendingStartDay = DayMinutes(day: .min)
         pendingCalendarDay = (.min, 0)
+        // Every minute recorded went into exactly one of the five worked buckets of its
+        // shift-start day's entry (night overlays them), so the period's buckets are their sums:
+        // one pass over the days instead of seven additions per piece.
+        for k in out.byStartDay.indices {
+            out.buckets.regular += out.byStartDay[k].regular
+            out.buckets.overtime += out.byStartDay[k].overtime
+            out.buckets.partTimeExcess += out.byStartDay[k].partTimeExcess
+            out.buckets.holiday += out.byStartDay[k].holiday
+            out.buckets.holidayOver8 += out.byStartDay[k].holidayOver8
+            out.buckets.night += out.byStartDay[k].night
+        }
+        out.buckets.worked = out.buckets.regular + out.buckets.overtime + out.buckets.partTimeExcess
+            + out.buckets.holiday + out.buckets.holidayOver8
     }
 
-    private mutating func startShift(at start: Int64) {
-        let day = DayMath.day(ofMinute: start)
+    /// Moves the counters to the shift starting on `day` (the shift-start day of its minutes).
+    private mutating func startShift(onDay day: Int64) {
         if lastShiftStartDay != day {
             lastShiftStartDay = day
             out.shiftStartDays.append(day)
         }
+        // One weekday for the day's schedule and its week's start.
+        let weekday = DayMath.weekdayIndex(day)
         if day != dayKey {
             dayKey = day
             dayCount = 0
-            dayScheduled = Int64(config.scheduleMinutes[DayMath.weekdayIndex(day)])
+            dayScheduled = Int64(config.scheduleMinutes[weekday])
         }
-        let week = DayMath.weekStartDay(of: day, weekStart: config.weekStart)
+        let week = DayMath.weekStartDay(of: day, weekday: weekday, weekStart: config.weekStart)
         if week != weekKey {
             weekKey = week
             weekCount = 0
@@ -174,6 +198,31 @@ struct WorkClassifier {
             code: .breakBelowStatutory,
             message: "\(date): 근로 \(PayMethodText.hours(net)) requires a break of at least \(required)분 during work (근로기준법 §54①); given \(given)",
             date: date))
+    }
+
+    /// Records all `workedMinutes` of the current shift as `regular` at once when classifying
+    /// its work intervals piece by piece (`work`) would: the shift lies inside one day's
+    /// [`nightEnd`, `nightStart`) (so no piece is night or on another date), that date is in the
+    /// period and not a 휴일, and the minutes fit under the daily and weekly limits and, where
+    /// part-time excess applies, under the day's scheduled minutes (so every step of `piece` takes
+    /// the `regular` branch with all that is left). The counters advance by the same minutes and
+    /// `record` sums the same amounts into the same entries. False (nothing done) otherwise.
+    /// `workedMinutes` is the shift less its breaks, which lie inside it (checked by `ShiftBreaks`).
+    mutating func addsAsRegularDaytime(shiftStart: Int64, shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+        let rules = config.rules
+        let dayStart = dayKey * DayMath.minutesPerDay
+        guard workedMinutes > 0,
+              shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay,
+              dayKey >= config.periodStartDay, dayKey <= config.periodEndDay,
+              dayCount + workedMinutes <= rules.dailyLimitMinutes, weekCount + workedMinutes <= rules.weeklyLimitMinutes,
+              !config.partTimeExcessApplies || dayCount + workedMinutes <= dayScheduled,
+              !isHoliday(dayKey) else { return false }
+        dayCount += workedMinutes
+        weekCount += workedMinutes
+        var add = DayMinutes(day: dayKey)
+        add.regular = workedMinutes
+        record(add, calendarDay: dayKey, minutes: workedMinutes)
+        return true
     }
 
     /// Classifies the work interval [from, to) of the current shift.
@@ -252,13 +301,7 @@ struct WorkClassifier {
 
     @inline(__always)
     private mutating func record(_ add: DayMinutes, calendarDay: Int64, minutes: Int64) {
-        out.buckets.worked += minutes
-        out.buckets.regular += add.regular
-        out.buckets.overtime += add.overtime
-        out.buckets.partTimeExcess += add.partTimeExcess
-        out.buckets.holiday += add.holiday
-        out.buckets.holidayOver8 += add.holidayOver8
-        out.buckets.night += add.night
+        // The period's buckets are the sums of these entries (`finish`).
         if pendingStartDay.day == add.day {
             pendingStartDay.regular += add.regular
             pendingStartDay.overtime += add.overtime

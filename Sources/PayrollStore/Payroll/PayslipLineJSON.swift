@@ -7,35 +7,46 @@ import PayrollRules
 /// capacity check, a comma decision and an array append per token, ~30,000 instructions for
 /// an employee's lines (load-cpu, benchmarks/RESULTS.md).
 ///
-/// Two passes over each line: the exact length (texts are scanned eight bytes at a time for
-/// bytes that need escaping; 계산방법 texts have none), then the bytes.
+/// Two passes over the lines: the exact length, then the bytes. Each text is scanned once, in the
+/// first pass, eight bytes at a time for bytes that need escaping (계산방법 texts have none); the
+/// second pass copies a text found clean as one block and escapes byte by byte only a text that
+/// needs it. Codes are written from static names, integers two digits at a time.
 enum PayslipLineJSON {
     /// `[{code, minutes?, rate?, multiplier?, amount, method}]`.
     static func earnings(_ lines: [EarningLine]) -> [UInt8] {
         var length = 2 + max(lines.count - 1, 0)  // [ ] and the commas between lines
+        var clean = CleanTexts()
         // Lines are read in place (`lines[k]`), not copied out (`for line in lines`), which
         // retained and released each line's texts once per pass.
         for k in lines.indices {
-            length += fixedLineBytes + lines[k].code.rawValue.utf8.count + digits(lines[k].amount) + escapedLength(lines[k].method)
+            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount)
+            length += clean.scan(lines[k].method)
             if let minutes = lines[k].minutes { length += 11 + digits(minutes) }
             if let rate = lines[k].rate { length += 8 + rationalLength(rate) }
-            if lines[k].multiplier != nil { length += 15 + escapedLength(lines[k].multiplier ?? "") + 1 }
+            if let multiplier = lines[k].multiplier { length += 15 + clean.scan(multiplier) + 1 }
         }
         return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
             guard let base = buffer.baseAddress else { count = 0; return }
             var p = base
+            var text = 0  // the texts in the order they were scanned: method, then multiplier
             put("[", &p)
             for k in lines.indices {
                 if k > 0 { put(",", &p) }
                 put("{\"code\":\"", &p)
-                putText(lines[k].code.rawValue, &p)
-                if let minutes = lines[k].minutes { put(",\"minutes\":", &p); putInteger(minutes, &p) }
+                put(name(lines[k].code), &p)
+                let methodText = text
+                text += 1
+                if let minutes = lines[k].minutes { put("\",\"minutes\":", &p); putInteger(minutes, &p) } else { put("\"", &p) }
                 if let rate = lines[k].rate { put(",\"rate\":", &p); putRational(rate, &p) }
-                if lines[k].multiplier != nil { put(",\"multiplier\":\"", &p); putText(lines[k].multiplier ?? "", &p) }
+                if let multiplier = lines[k].multiplier {
+                    put(",\"multiplier\":\"", &p)
+                    putText(multiplier, isClean: clean.isClean(text), &p)
+                    text += 1
+                }
                 put(",\"amount\":", &p)
                 putInteger(lines[k].amount, &p)
                 put(",\"method\":\"", &p)
-                putText(lines[k].method, &p)
+                putText(lines[k].method, isClean: clean.isClean(methodText), &p)
                 put("}", &p)
             }
             put("]", &p)
@@ -47,8 +58,9 @@ enum PayslipLineJSON {
     /// `[{code, base?, amount, method}]`.
     static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
         var length = 2 + max(lines.count - 1, 0)
+        var clean = CleanTexts()
         for k in lines.indices {
-            length += fixedLineBytes + lines[k].code.rawValue.utf8.count + digits(lines[k].amount) + escapedLength(lines[k].method)
+            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount) + clean.scan(lines[k].method)
             if let base = lines[k].base { length += 8 + digits(base) }
         }
         return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
@@ -58,17 +70,48 @@ enum PayslipLineJSON {
             for k in lines.indices {
                 if k > 0 { put(",", &p) }
                 put("{\"code\":\"", &p)
-                putText(lines[k].code.rawValue, &p)
-                if let lineBase = lines[k].base { put(",\"base\":", &p); putInteger(lineBase, &p) }
+                put(name(lines[k].code), &p)
+                if let lineBase = lines[k].base { put("\",\"base\":", &p); putInteger(lineBase, &p) } else { put("\"", &p) }
                 put(",\"amount\":", &p)
                 putInteger(lines[k].amount, &p)
                 put(",\"method\":\"", &p)
-                putText(lines[k].method, &p)
+                putText(lines[k].method, isClean: clean.isClean(k), &p)
                 put("}", &p)
             }
             put("]", &p)
             count = p - base
             precondition(count == length, "PayslipLineJSON: wrote \(count) bytes, sized \(length)")
+        }
+    }
+
+    // MARK: Codes
+
+    /// The code's raw value, as a static string (no `String` built, no scan for escapes: codes are
+    /// plain lower-case ASCII). `PayslipLineJSONTests` checks every case against `rawValue`.
+    static func name(_ code: EarningCode) -> StaticString {
+        switch code {
+        case .basePay: "base_pay"
+        case .overtime: "overtime"
+        case .partTimeExcess: "part_time_excess"
+        case .night: "night"
+        case .holidayWork: "holiday_work"
+        case .weeklyAllowance: "weekly_allowance"
+        case .paidHoliday: "paid_holiday"
+        case .nonTaxableMeals: "non_taxable_meals"
+        case .nonTaxableCarAllowance: "non_taxable_car_allowance"
+        case .nonTaxableChildcare: "non_taxable_childcare"
+        }
+    }
+
+    /// The code's raw value, as a static string (see `name(_: EarningCode)`).
+    static func name(_ code: DeductionCode) -> StaticString {
+        switch code {
+        case .nationalPension: "national_pension"
+        case .healthInsurance: "health_insurance"
+        case .longTermCare: "long_term_care"
+        case .employmentInsurance: "employment_insurance"
+        case .incomeTax: "income_tax"
+        case .localIncomeTax: "local_income_tax"
         }
     }
 
@@ -78,10 +121,17 @@ enum PayslipLineJSON {
     static let fixedLineBytes = 9 + 1 + 10 + 11 + 1 + 1
 
     /// Decimal digits of `v`, with the sign.
+    @inline(__always)
     static func digits(_ v: Int64) -> Int {
-        var m = v.magnitude, n = 1
-        while m >= 10 { m /= 10; n += 1 }
-        return n + (v < 0 ? 1 : 0)
+        digitCount(v.magnitude) + (v < 0 ? 1 : 0)
+    }
+
+    /// Decimal digits of `m` (four at a time, then the last one to three).
+    @inline(__always)
+    static func digitCount(_ m: UInt64) -> Int {
+        var m = m, n = 1
+        while m >= 10_000 { m /= 10_000; n += 4 }
+        return m >= 1_000 ? n + 3 : m >= 100 ? n + 2 : m >= 10 ? n + 1 : n
     }
 
     /// A whole rational is a JSON number; any other the string `"p/q"` (calc-api rule 10).
@@ -89,21 +139,50 @@ enum PayslipLineJSON {
         r.isInteger ? digits(r.numerator) : 1 + digits(r.numerator) + 1 + digits(r.denominator) + 1
     }
 
-    /// The text's length once escaped as `JSONWriter` escapes it (without the quotes).
-    static func escapedLength(_ s: String) -> Int {
-        withUTF8(of: s) { utf8 in
-            var length = utf8.count
-            var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
-            while i < utf8.count {
-                let c = utf8[i]
-                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x08 || c == 0x0C {
-                    length += 1
-                } else if c < 0x20 {
-                    length += 5
-                }
-                i += 1
+    /// The length of `utf8` once escaped as `JSONWriter` escapes it (without the quotes), and
+    /// whether it has no byte to escape (then the length is its count).
+    @inline(__always)
+    static func escapedLength(_ utf8: UnsafeBufferPointer<UInt8>) -> (length: Int, isClean: Bool) {
+        let n = utf8.count
+        var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
+        if i == n { return (n, true) }
+        // Fewer than eight bytes were left after clean words: the last eight bytes as one word
+        // (overlapping bytes already found clean).
+        if i + 8 > n, n >= 8, JSONWriter.firstEscapeCandidate(utf8, from: n - 8) == n { return (n, true) }
+        var length = n
+        var isClean = true
+        while i < n {
+            let c = utf8[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x08 || c == 0x0C {
+                length += 1
+                isClean = false
+            } else if c < 0x20 {
+                length += 5
+                isClean = false
             }
+            i += 1
+        }
+        return (length, isClean)
+    }
+
+    /// Which texts of one line array the length pass found with nothing to escape, by their order
+    /// of scanning (the first 64; any later text is escaped byte by byte, which is always right).
+    struct CleanTexts {
+        private var bits: UInt64 = 0
+        private var scanned = 0
+
+        /// The escaped length of the next text, remembering whether it is clean.
+        @inline(__always)
+        mutating func scan(_ s: String) -> Int {
+            let (length, isClean) = withUTF8(of: s) { escapedLength($0) }
+            if isClean && scanned < 64 { bits |= 1 << UInt64(scanned) }
+            scanned += 1
             return length
+        }
+
+        @inline(__always)
+        func isClean(_ index: Int) -> Bool {
+            index < 64 && bits & (1 << UInt64(index)) != 0
         }
     }
 
@@ -125,16 +204,33 @@ enum PayslipLineJSON {
         p += s.utf8CodeUnitCount
     }
 
+    /// "00", "01", … "99" back to back.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// The decimal digits of `v`, two per division, written backwards into their final place.
     private static func putInteger(_ v: Int64, _ p: inout UnsafeMutablePointer<UInt8>) {
         let n = digits(v)
         var m = v.magnitude
         if v < 0 { p[0] = UInt8(ascii: "-") }
+        let pairs = digitPairs.utf8Start
         var i = n
-        repeat {
+        while m >= 100 {
+            let pair = Int(truncatingIfNeeded: m % 100) &* 2
+            m /= 100
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        }
+        if m >= 10 {
+            let pair = Int(truncatingIfNeeded: m) &* 2
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        } else {
             i -= 1
-            p[i] = UInt8(truncatingIfNeeded: m % 10) &+ UInt8(ascii: "0")
-            m /= 10
-        } while m > 0
+            p[i] = UInt8(truncatingIfNeeded: m) &+ UInt8(ascii: "0")
+        }
+        assert(i == (v < 0 ? 1 : 0), "digit count")
         p += n
     }
 
@@ -147,10 +243,15 @@ enum PayslipLineJSON {
         put("\"", &p)
     }
 
-    /// The escaped text and its closing quote.
-    private static func putText(_ s: String, _ p: inout UnsafeMutablePointer<UInt8>) {
+    /// The escaped text and its closing quote; a text the length pass found clean is copied whole.
+    private static func putText(_ s: String, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
         withUTF8(of: s) { utf8 in
             guard let source = utf8.baseAddress else { return }
+            if isClean {
+                p.update(from: source, count: utf8.count)
+                p += utf8.count
+                return
+            }
             var runStart = 0
             var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
             while i < utf8.count {
