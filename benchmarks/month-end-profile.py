@@ -3,11 +3,12 @@
 
 Runs `payrun bench … --keep-cluster` on the private cluster and samples the whole machine with
 `perf record -a -g` from the line announcing the month-end to the line announcing the floor (then
-stops the bench). Every sample of a `postgres` process is put in one class by the functions on its
-stack (COPY out: scan / send functions / socket; COPY in: JSON validation, heap, indexes, CHECKs,
-the statement trigger; other statements; parse; plan; commit), every sample of the payrun process
-(its job threads and the dispatch threads of `concurrentPerform`) by the Swift functions on its stack
-(load, compute, encode, digest). CPU-seconds = samples / frequency.
+stops the bench), keeping the samples of the cluster's processes (the postmaster and its children,
+polled every 0.1 s) and of the bench process. Every sample of the server is put in one class by the
+functions on its stack (COPY out: scan / send functions / the rest; COPY in: JSON validation, heap,
+indexes, CHECKs, the statement trigger, the rest; other statements; parse; plan; commit), every
+sample of the bench process (its job threads and the dispatch threads of `concurrentPerform`) by
+the Swift functions on its stack (load, compute, encode, digest). CPU-seconds = samples / frequency.
 
 Usage (from the repository root, after `swift build -c release --product payrun` and a bench store
 seeded by an earlier `payrun bench --employees N --keep-cluster`):
@@ -25,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 FREQUENCY = 999
 
@@ -77,26 +79,39 @@ def classify_worker(frames):
     return 'other (kernel, threads, unresolved)'
 
 
+def watch_cluster(pgdata, pids, stop):
+    """Collects the pids of the cluster's postmaster and its children until `stop` (other
+    clusters on the machine — tests, other worktrees — are other postgres processes)."""
+    with open(os.path.join(pgdata, 'postmaster.pid')) as f:
+        postmaster = f.readline().strip()
+    pids.add(int(postmaster))
+    while not stop.is_set():
+        children = subprocess.run(['ps', '-o', 'pid=', '--ppid', postmaster], capture_output=True, text=True).stdout
+        pids.update(int(p) for p in children.split())
+        stop.wait(0.1)
+
+
 def samples(perf_data):
-    """Yields (command, [function names, leaf first]) per sample."""
-    script = subprocess.Popen(['perf', 'script', '-i', perf_data, '-F', 'comm,ip,sym'], stdout=subprocess.PIPE,
+    """Yields (command, pid, [function names, leaf first]) per sample."""
+    script = subprocess.Popen(['perf', 'script', '-i', perf_data, '-F', 'comm,pid,ip,sym'], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, errors='replace')
-    command, frames = None, []
+    command, pid, frames = None, None, []
     for line in script.stdout:
         line = line.rstrip('\n')
         if not line.strip():
             if command is not None:
-                yield command, frames
-            command, frames = None, []
+                yield command, pid, frames
+            command, pid, frames = None, None, []
             continue
         if command is None and not line[:1].isspace():
-            command = line.split()[0]
+            header = line.split()
+            command, pid = header[0], int(header[1]) if len(header) > 1 and header[1].isdigit() else None
             continue
         parts = line.split()
         if len(parts) >= 2:
             frames.append(parts[1].split('+')[0])
     if command is not None:
-        yield command, frames
+        yield command, pid, frames
     script.wait()
 
 
@@ -108,12 +123,16 @@ def main():
     perf_data = os.path.join(tempfile.mkdtemp(prefix='payrun-profile-'), 'perf.data')
     process = subprocess.Popen(bench, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)
     perf = None
+    cluster_pids, stop = set(), threading.Event()
     for line in process.stderr:
         sys.stderr.write(line)
         if perf is None and 'month-end' in line:
             perf = subprocess.Popen(['perf', 'record', '-a', '-g', '-F', str(FREQUENCY), '-o', perf_data],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            watcher = threading.Thread(target=watch_cluster, args=(pgdata, cluster_pids, stop), daemon=True)
+            watcher.start()
         elif perf is not None and re.search(r'\bfloor\b', line):
+            stop.set()
             perf.send_signal(signal.SIGINT)
             perf.wait()
             os.killpg(process.pid, signal.SIGINT)
@@ -123,16 +142,14 @@ def main():
         sys.exit('the bench ended before its month-end step; nothing sampled')
 
     server, worker = collections.Counter(), collections.Counter()
-    idle = other = 0
-    for command, frames in samples(perf_data):
-        if command == 'postgres':
+    others = 0
+    for command, pid, frames in samples(perf_data):
+        if pid in cluster_pids:
             server[classify_server(frames)] += 1
-        elif command == 'payrun' or command.startswith('oot.') or command.startswith('payrun-'):
+        elif pid == process.pid:
             worker[classify_worker(frames)] += 1
-        elif command == 'swapper':
-            idle += 1
         else:
-            other += 1
+            others += 1
 
     def table(title, counter):
         total = sum(counter.values())
@@ -140,10 +157,10 @@ def main():
         for name, count in counter.most_common():
             print(f'  {name:58s} {count / FREQUENCY:6.2f}  {100 * count / max(total, 1):5.1f} %')
 
-    print(f'month-end profile ({" ".join(sys.argv[3:])}), perf -a -g at {FREQUENCY} Hz; pgdata {pgdata}')
+    print(f'month-end profile ({" ".join(sys.argv[3:])}), perf -g at {FREQUENCY} Hz; pgdata {pgdata}')
     table('PostgreSQL server (all backends and helpers)', server)
     table('payrun (job threads and compute threads)', worker)
-    print(f'\nidle: {idle / FREQUENCY:.2f} CPU-s; other processes: {other / FREQUENCY:.2f} CPU-s')
+    print(f'\nother processes and idle: {others / FREQUENCY:.2f} CPU-s (high when the machine was not quiet)')
 
 
 if __name__ == '__main__':
