@@ -133,6 +133,18 @@ public struct BinaryCopyRowEncoder {
         fieldCount += 1
     }
 
+    /// A field of exactly `byteCount` bytes written in place by `initialize` (no intermediate
+    /// array and no copy, for a value whose encoded length is known before it is written), e.g.
+    /// `json` text. `initialize` must write all `byteCount` bytes of the buffer it is given.
+    @inlinable public mutating func field(byteCount: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) -> Void) {
+        precondition(byteCount >= 0 && byteCount <= Int(Int32.max), "binary COPY field length out of range")
+        reserve(4 + byteCount)
+        put(Int32(byteCount))
+        initialize(UnsafeMutableRawBufferPointer(start: base + self.byteCount, count: byteCount))
+        self.byteCount += byteCount
+        fieldCount += 1
+    }
+
     /// SQL NULL.
     @inlinable public mutating func null() {
         reserve(4)
