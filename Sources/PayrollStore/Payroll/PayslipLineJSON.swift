@@ -63,7 +63,7 @@ enum PayslipLineJSON {
 
     /// The second pass of `earnings`: writes exactly the length the first pass found into
     /// `buffer` (that length); returns the bytes written.
-    @inline(__always)
+    @inline(__always) @discardableResult
     private static func writeEarnings(_ lines: [EarningLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
@@ -106,7 +106,7 @@ enum PayslipLineJSON {
     }
 
     /// The second pass of `deductions` (see `writeEarnings`).
-    @inline(__always)
+    @inline(__always) @discardableResult
     private static func writeDeductions(_ lines: [DeductionLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
