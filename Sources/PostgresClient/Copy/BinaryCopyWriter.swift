@@ -146,7 +146,7 @@ public struct BinaryCopyRowEncoder {
     }
 
     /// SQL NULL.
-    @inlinable public mutating func null() {
+    @inlinable @inline(__always) public mutating func null() {
         reserve(4)
         put(Int32(-1))
         fieldCount += 1
@@ -155,9 +155,9 @@ public struct BinaryCopyRowEncoder {
     /// `smallint`.
     @inlinable public mutating func int16(_ value: Int16) { field(value) }
     /// `integer`.
-    @inlinable public mutating func int32(_ value: Int32) { field(value) }
+    @inlinable @inline(__always) public mutating func int32(_ value: Int32) { field(value) }
     /// `bigint`.
-    @inlinable public mutating func int64(_ value: Int64) { field(value) }
+    @inlinable @inline(__always) public mutating func int64(_ value: Int64) { field(value) }
     /// `boolean`.
     @inlinable public mutating func bool(_ value: Bool) { field(UInt8(value ? 1 : 0)) }
     /// `date` as days since 2000-01-01.
