@@ -1,4 +1,5 @@
 import PayrollRules
+import PostgresClient
 
 /// The stored payslip's `earnings` and `deductions` JSON (one row per employee of every month-end)
 /// written straight into one exactly sized buffer: the same bytes as
@@ -14,8 +15,40 @@ import PayrollRules
 enum PayslipLineJSON {
     /// `[{code, minutes?, rate?, multiplier?, amount, method}]`.
     static func earnings(_ lines: [EarningLine]) -> [UInt8] {
-        var length = 2 + max(lines.count - 1, 0)  // [ ] and the commas between lines
         var clean = CleanTexts()
+        let length = earningsLength(lines, &clean)
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = writeEarnings(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
+    /// `earnings(lines)` as one `json` field of a binary COPY row, written in place in the row.
+    static func earnings(_ lines: [EarningLine], into row: inout BinaryCopyRowEncoder) {
+        var clean = CleanTexts()
+        row.field(byteCount: earningsLength(lines, &clean)) { writeEarnings(lines, clean, into: $0) }
+    }
+
+    /// `[{code, base?, amount, method}]`.
+    static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
+        var clean = CleanTexts()
+        let length = deductionsLength(lines, &clean)
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = writeDeductions(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
+    /// `deductions(lines)` as one `json` field of a binary COPY row, written in place in the row.
+    static func deductions(_ lines: [DeductionLine], into row: inout BinaryCopyRowEncoder) {
+        var clean = CleanTexts()
+        row.field(byteCount: deductionsLength(lines, &clean)) { writeDeductions(lines, clean, into: $0) }
+    }
+
+    // MARK: Two passes
+
+    /// The first pass of `earnings`: the exact length, noting which texts need no escaping.
+    @inline(__always)
+    private static func earningsLength(_ lines: [EarningLine], _ clean: inout CleanTexts) -> Int {
+        var length = 2 + max(lines.count - 1, 0)  // [ ] and the commas between lines
         // Lines are read in place (`lines[k]`), not copied out (`for line in lines`), which
         // retained and released each line's texts once per pass.
         for k in lines.indices {
@@ -25,63 +58,74 @@ enum PayslipLineJSON {
             if let rate = lines[k].rate { length += 8 + rationalLength(rate) }
             if let multiplier = lines[k].multiplier { length += 15 + clean.scan(multiplier) + 1 }
         }
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            guard let base = buffer.baseAddress else { count = 0; return }
-            var p = base
-            var text = 0  // the texts in the order they were scanned: method, then multiplier
-            put("[", &p)
-            for k in lines.indices {
-                if k > 0 { put(",", &p) }
-                put("{\"code\":\"", &p)
-                put(name(lines[k].code), &p)
-                let methodText = text
-                text += 1
-                if let minutes = lines[k].minutes { put("\",\"minutes\":", &p); putInteger(minutes, &p) } else { put("\"", &p) }
-                if let rate = lines[k].rate { put(",\"rate\":", &p); putRational(rate, &p) }
-                if let multiplier = lines[k].multiplier {
-                    put(",\"multiplier\":\"", &p)
-                    putText(multiplier, isClean: clean.isClean(text), &p)
-                    text += 1
-                }
-                put(",\"amount\":", &p)
-                putInteger(lines[k].amount, &p)
-                put(",\"method\":\"", &p)
-                putText(lines[k].method, isClean: clean.isClean(methodText), &p)
-                put("}", &p)
-            }
-            put("]", &p)
-            count = p - base
-            precondition(count == length, "PayslipLineJSON: wrote \(count) bytes, sized \(length)")
-        }
+        return length
     }
 
-    /// `[{code, base?, amount, method}]`.
-    static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
+    /// The second pass of `earnings`: writes exactly the length the first pass found into
+    /// `buffer` (that length); returns the bytes written.
+    @inline(__always) @discardableResult
+    private static func writeEarnings(_ lines: [EarningLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        var p = start
+        var text = 0  // the texts in the order they were scanned: method, then multiplier
+        put("[", &p)
+        for k in lines.indices {
+            if k > 0 { put(",", &p) }
+            put("{\"code\":\"", &p)
+            put(name(lines[k].code), &p)
+            let methodText = text
+            text += 1
+            if let minutes = lines[k].minutes { put("\",\"minutes\":", &p); putInteger(minutes, &p) } else { put("\"", &p) }
+            if let rate = lines[k].rate { put(",\"rate\":", &p); putRational(rate, &p) }
+            if let multiplier = lines[k].multiplier {
+                put(",\"multiplier\":\"", &p)
+                putText(multiplier, isClean: clean.isClean(text), &p)
+                text += 1
+            }
+            put(",\"amount\":", &p)
+            putInteger(lines[k].amount, &p)
+            put(",\"method\":\"", &p)
+            putText(lines[k].method, isClean: clean.isClean(methodText), &p)
+            put("}", &p)
+        }
+        put("]", &p)
+        let count = p - start
+        precondition(count == buffer.count, "PayslipLineJSON: wrote \(count) bytes, sized \(buffer.count)")
+        return count
+    }
+
+    /// The first pass of `deductions` (see `earningsLength`).
+    @inline(__always)
+    private static func deductionsLength(_ lines: [DeductionLine], _ clean: inout CleanTexts) -> Int {
         var length = 2 + max(lines.count - 1, 0)
-        var clean = CleanTexts()
         for k in lines.indices {
             length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount) + clean.scan(lines[k].method)
             if let base = lines[k].base { length += 8 + digits(base) }
         }
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            guard let base = buffer.baseAddress else { count = 0; return }
-            var p = base
-            put("[", &p)
-            for k in lines.indices {
-                if k > 0 { put(",", &p) }
-                put("{\"code\":\"", &p)
-                put(name(lines[k].code), &p)
-                if let lineBase = lines[k].base { put("\",\"base\":", &p); putInteger(lineBase, &p) } else { put("\"", &p) }
-                put(",\"amount\":", &p)
-                putInteger(lines[k].amount, &p)
-                put(",\"method\":\"", &p)
-                putText(lines[k].method, isClean: clean.isClean(k), &p)
-                put("}", &p)
-            }
-            put("]", &p)
-            count = p - base
-            precondition(count == length, "PayslipLineJSON: wrote \(count) bytes, sized \(length)")
+        return length
+    }
+
+    /// The second pass of `deductions` (see `writeEarnings`).
+    @inline(__always) @discardableResult
+    private static func writeDeductions(_ lines: [DeductionLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        var p = start
+        put("[", &p)
+        for k in lines.indices {
+            if k > 0 { put(",", &p) }
+            put("{\"code\":\"", &p)
+            put(name(lines[k].code), &p)
+            if let lineBase = lines[k].base { put("\",\"base\":", &p); putInteger(lineBase, &p) } else { put("\"", &p) }
+            put(",\"amount\":", &p)
+            putInteger(lines[k].amount, &p)
+            put(",\"method\":\"", &p)
+            putText(lines[k].method, isClean: clean.isClean(k), &p)
+            put("}", &p)
         }
+        put("]", &p)
+        let count = p - start
+        precondition(count == buffer.count, "PayslipLineJSON: wrote \(count) bytes, sized \(buffer.count)")
+        return count
     }
 
     // MARK: Codes

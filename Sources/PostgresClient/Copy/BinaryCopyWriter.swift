@@ -133,8 +133,20 @@ public struct BinaryCopyRowEncoder {
         fieldCount += 1
     }
 
+    /// A field of exactly `byteCount` bytes written in place by `initialize` (no intermediate
+    /// array and no copy, for a value whose encoded length is known before it is written), e.g.
+    /// `json` text. `initialize` must write all `byteCount` bytes of the buffer it is given.
+    @inlinable public mutating func field(byteCount: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) -> Void) {
+        precondition(byteCount >= 0 && byteCount <= Int(Int32.max), "binary COPY field length out of range")
+        reserve(4 + byteCount)
+        put(Int32(byteCount))
+        initialize(UnsafeMutableRawBufferPointer(start: base + self.byteCount, count: byteCount))
+        self.byteCount += byteCount
+        fieldCount += 1
+    }
+
     /// SQL NULL.
-    @inlinable public mutating func null() {
+    @inlinable @inline(__always) public mutating func null() {
         reserve(4)
         put(Int32(-1))
         fieldCount += 1
@@ -143,9 +155,9 @@ public struct BinaryCopyRowEncoder {
     /// `smallint`.
     @inlinable public mutating func int16(_ value: Int16) { field(value) }
     /// `integer`.
-    @inlinable public mutating func int32(_ value: Int32) { field(value) }
+    @inlinable @inline(__always) public mutating func int32(_ value: Int32) { field(value) }
     /// `bigint`.
-    @inlinable public mutating func int64(_ value: Int64) { field(value) }
+    @inlinable @inline(__always) public mutating func int64(_ value: Int64) { field(value) }
     /// `boolean`.
     @inlinable public mutating func bool(_ value: Bool) { field(UInt8(value ? 1 : 0)) }
     /// `date` as days since 2000-01-01.

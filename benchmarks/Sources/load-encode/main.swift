@@ -4,7 +4,7 @@
 // computes them (serially, as one calculator call per job), encodes the payslip lines with
 // `PayslipJSON`, and frees the job's data. Each phase is timed in thread-CPU seconds:
 //
-//   load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue]
+//   load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue] [--rows]
 //
 // The store must hold a planned month-end (`payrun bench` leaves `payrun.run_chunks` behind).
 // `load` includes reading the COPY data (libpq and decoding; not the server's work, which runs
@@ -15,7 +15,9 @@
 // loader or the encoder leaves every byte the same. `--glue` computes through
 // `ChunkProcessor.computeParts` (what a packed chunk job does: the results as per-part payslip
 // arrays) instead of calling `BatchCalculator` on the inputs directly; its compute phase
-// includes that glue.
+// includes that glue. `--rows` (implies `--glue`) encodes each part's payslips as
+// `PayslipWriter` encodes its direct COPY rows (every column, into a reused in-memory buffer)
+// instead of the three line arrays alone; `--digest` then hashes those row bytes.
 import Foundation
 import PayrollEngine
 import PayrollRules
@@ -29,6 +31,9 @@ var repetitions = 3
 var loadOnly = false
 var printsDigest = false
 var glue = false
+var rows = false
+/// `--rows`: the scratch buffer the payslips' COPY rows are encoded into.
+let rowBuffer = BinaryCopyRowBuffer()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
@@ -39,8 +44,9 @@ while let a = arguments.next() {
     case "--only": loadOnly = arguments.next() == "load"
     case "--digest": printsDigest = true
     case "--glue": glue = true
+    case "--rows": glue = true; rows = true
     default:
-        print("usage: load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue]")
+        print("usage: load-encode --database-url URL [--jobs N] [--chunk-size C] [--repeat R] [--only load|all] [--digest] [--glue] [--rows]")
         exit(2)
     }
 }
@@ -135,8 +141,17 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                     chunks!, calculate: { BatchCalculator.calculate($0, parallelism: 1) })
                 t1 = threadCPUSeconds()
                 totals.compute += t1 - t0
-                for part in computed! {
-                    for p in part { encode(p.result) }
+                if rows {
+                    for (i, part) in computed!.enumerated() {
+                        PayslipWriter.encodeRows(part, run: chunks![i].run, into: rowBuffer)
+                        totals.encodedBytes += rowBuffer.byteCount
+                        if digest { mix(rowBuffer.bytes) }
+                        rowBuffer.removeAll()
+                    }
+                } else {
+                    for part in computed! {
+                        for p in part { encode(p.result) }
+                    }
                 }
                 let t2 = threadCPUSeconds()
                 totals.encode += t2 - t1
