@@ -38,6 +38,7 @@ extension ChunkLoader {
             dense = table
         }
 
+        @inline(__always)
         mutating func index(of id: Int64) -> Int? {
             if id == lastId { return lastIndex }
             lastId = id

@@ -74,6 +74,7 @@ extension ChunkLoader {
         for k in partOfEmployee { employeesOfPart[k] += 1 }
         for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
         var shiftNames = ShiftNames()
+        var schedules = ScheduleArrays()
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
             let run = parts[k].run
@@ -82,7 +83,7 @@ extension ChunkLoader {
             }
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i])
+                                    absences: children.absences[i], schedules: &schedules)
             // Digested in place: `try? result.get()` copied the input out (a retain and a
             // release of each of its arrays) only to hash it.
             let digest: [UInt8]?

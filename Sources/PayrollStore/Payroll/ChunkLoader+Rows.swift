@@ -83,10 +83,27 @@ extension ChunkLoader {
         }
     }
 
+    /// The `scheduleMinutes` array of the last contract made: most contracts of a chunk share
+    /// their schedule, and share its array (one allocation, and one free, fewer per employee).
+    struct ScheduleArrays {
+        private var last: [Int32] = []
+
+        @inline(__always)
+        mutating func array(_ s: (Int32, Int32, Int32, Int32, Int32, Int32, Int32)) -> [Int32] {
+            if last.count == 7, last[0] == s.0, last[1] == s.1, last[2] == s.2, last[3] == s.3, last[4] == s.4,
+               last[5] == s.5, last[6] == s.6 {
+                return last
+            }
+            last = [s.0, s.1, s.2, s.3, s.4, s.5, s.6]
+            return last
+        }
+    }
+
     static func buildInput(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
                            contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
                            breakWindows: [BreakRanges.Window?],
-                           absences absenceRows: ArraySlice<AbsenceRow>) -> Result<PayrollInput, PayrollError> {
+                           absences absenceRows: ArraySlice<AbsenceRow>,
+                           schedules: inout ScheduleArrays) -> Result<PayrollInput, PayrollError> {
         do throws(PayrollError) {
             let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
             var inForce: ContractRow?
@@ -103,7 +120,7 @@ extension ChunkLoader {
                 throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
                                    field: "contract")
             }
-            let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart)
+            let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart, schedules: &schedules)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
             for (k, s) in shiftRows.enumerated() {
@@ -134,7 +151,8 @@ extension ChunkLoader {
         }
     }
 
-    static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday) throws(PayrollError) -> Contract {
+    static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday,
+                             schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
         func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
             switch keyword {
             case .known(let value): return value
@@ -147,9 +165,8 @@ extension ChunkLoader {
             case .unknown(let text): throw PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.\(field)")
             }
         }
-        let s = r.schedule
         return Contract(
-            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: [s.0, s.1, s.2, s.3, s.4, s.5, s.6],
+            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: schedules.array(r.schedule),
             weekStart: try r.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
             weeklyHoliday: try weekday(r.weeklyHoliday, "weeklyHoliday"),
             defaultBreakMinutes: r.defaultBreakMinutes,

@@ -58,10 +58,11 @@ public enum ChunkLoader {
         var loaded: [LoadedEmployee] = []
         loaded.reserveCapacity(employees.count)
         var shiftNames = ShiftNames()
+        var schedules = ScheduleArrays()
         for (i, e) in employees.enumerated() {
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i])
+                                    absences: children.absences[i], schedules: &schedules)
             shiftNames.note(result, position: i, employeeId: e.id, shifts: children.shifts[i])
             // Digested in place: `try? result.get()` copied the input out (a retain and a
             // release of each of its arrays) only to hash it.
