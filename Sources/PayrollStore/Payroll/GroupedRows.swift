@@ -58,20 +58,20 @@ struct GroupedRows<Row> {
             }
             for g in 0..<groupCount { starts[g + 1] += starts[g] }
             if arrivedGrouped { return GroupedRows(rows: rows, starts: starts) }
+            // Each run's rows copied straight to their group's next free place, runs in arrival
+            // order (every place is written exactly once: the runs' lengths sum to the group sizes).
             var next = starts
-            var grouped: [Row] = []
-            grouped.reserveCapacity(rows.count)
-            let source = rows
-            // Placed by position: the first row of each group's slot onwards, runs in arrival order.
-            var order = [Int](repeating: 0, count: source.count)
-            for (k, run) in runs.enumerated() {
-                let end = k + 1 < runs.count ? runs[k + 1].start : source.count
-                for r in run.start..<end {
-                    order[next[run.group]] = r
-                    next[run.group] += 1
+            let grouped = [Row](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+                rows.withUnsafeBufferPointer { source in
+                    for (k, run) in runs.enumerated() {
+                        let end = k + 1 < runs.count ? runs[k + 1].start : source.count
+                        let place = next[run.group]
+                        (buffer.baseAddress! + place).initialize(from: source.baseAddress! + run.start, count: end - run.start)
+                        next[run.group] = place + end - run.start
+                    }
                 }
+                initialized = rows.count
             }
-            for r in order { grouped.append(source[r]) }
             return GroupedRows(rows: grouped, starts: starts)
         }
     }
