@@ -25,10 +25,10 @@ public struct BinaryCopyRow {
     /// Reads the next field's length (-1 for NULL) and moves past it.
     @inlinable @inline(__always)
     mutating func nextLength() throws(PostgresError) -> Int {
-        guard offset + 4 <= byteCount else { throw .copyFormat("row ended before field \(fieldIndex) (of \(fieldCount))") }
+        guard offset + 4 <= byteCount else { throw Self.rowEnded(field: fieldIndex, of: fieldCount) }
         let length = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
         offset += 4
-        guard length <= byteCount - offset else { throw .copyFormat("field \(fieldIndex) length \(length) exceeds the row") }
+        guard length <= byteCount - offset else { throw Self.fieldExceedsRow(field: fieldIndex, length: length) }
         nextFieldIndex += 1
         return length
     }
@@ -42,6 +42,22 @@ public struct BinaryCopyRow {
         let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
         offset += length
         return value
+    }
+
+    /// The errors of `nextLength` (their messages built out of the inlined path).
+    @usableFromInline @inline(never)
+    static func rowEnded(field: Int, of fieldCount: Int) -> PostgresError {
+        .copyFormat("row ended before field \(field) (of \(fieldCount))")
+    }
+
+    @usableFromInline @inline(never)
+    static func fieldExceedsRow(field: Int, length: Int) -> PostgresError {
+        .copyFormat("field \(field) length \(length) exceeds the row")
+    }
+
+    @usableFromInline @inline(never)
+    static func unexpectedNull(field: Int) -> PostgresError {
+        .decoding("field \(field) is NULL; check isNull first")
     }
 
     /// The error for a NULL or wrongly sized fixed-width field (kept out of the inlined path).
@@ -83,7 +99,7 @@ public struct BinaryCopyRow {
     @inlinable
     public mutating func text() throws(PostgresError) -> String {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let text = String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
         offset += length
         return text
@@ -104,7 +120,7 @@ public struct BinaryCopyRow {
     @inlinable @inline(__always)
     public mutating func withNonNullTextBytes<R>(_ body: (UnsafeRawBufferPointer) throws(PostgresError) -> R) throws(PostgresError) -> R {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
         offset += length
         return try body(bytes)
@@ -114,7 +130,7 @@ public struct BinaryCopyRow {
     @inlinable
     public mutating func bytea() throws(PostgresError) -> [UInt8] {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = Array(UnsafeRawBufferPointer(start: base + offset, count: length))
         offset += length
         return bytes
