@@ -106,13 +106,14 @@ extension ChunkLoader {
                            schedules: inout ScheduleArrays) -> Result<PayrollInput, PayrollError> {
         do throws(PayrollError) {
             let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
-            var inForce: ContractRow?
+            // By index: no copy of a contract row (and of its texts) per contract looked at.
+            var inForce: Int?
             var inForceCount = 0
-            for c in contracts where c.contains(referenceDate) {
-                if inForce == nil { inForce = c }
+            for k in contracts.indices where contracts[k].contains(referenceDate) {
+                if inForce == nil { inForce = k }
                 inForceCount += 1
             }
-            guard let row = inForce else {
+            guard let inForceIndex = inForce else {
                 throw PayrollError(.missingField, "no contract in force on \(referenceDate) (the period's last employed day)", field: "contract")
             }
             guard inForceCount == 1 else {
@@ -120,7 +121,7 @@ extension ChunkLoader {
                 throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
                                    field: "contract")
             }
-            let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart, schedules: &schedules)
+            let contract = try makeContract(contracts[inForceIndex], workplaceWeekStart: workplace.weekStart, schedules: &schedules)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
             for (k, s) in shiftRows.enumerated() {
