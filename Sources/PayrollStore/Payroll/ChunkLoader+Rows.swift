@@ -128,7 +128,7 @@ extension ChunkLoader {
                 shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
             }
             var absences: [Absence] = []
-            absences.reserveCapacity(absenceRows.count)
+            if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }
             for a in absenceRows {
                 switch a.kind {
                 case .known(let kind): absences.append(Absence(date: a.date, kind: kind))
@@ -193,6 +193,7 @@ extension ChunkLoader {
     /// its paths, so the same error names the same field.
     /// Errors name the shift by `index` (its position among the employee's shifts, the order
     /// validation sees them in): `shifts[3].end`.
+    @inline(__always)
     static func makeShift(_ s: ShiftRow, index: Int, breakWindows: [BreakRanges.Window?],
                           defaultBreakMinutes: Int32? = nil) throws(PayrollError) -> Shift {
         guard let start = DateConversion.koreaMinute(microsecondsSince2000: s.startsAt) else {
