@@ -83,19 +83,34 @@ extension ChunkLoader {
         }
     }
 
-    /// The `scheduleMinutes` array of the last contract made: most contracts of a chunk share
-    /// their schedule, and share its array (one allocation, and one free, fewer per employee).
+    /// The `scheduleMinutes` arrays of the contracts made so far, by schedule: a chunk's contracts
+    /// use a few hundred schedules at most, and those that share one share its array (an
+    /// allocation, and a free, fewer per employee). A small table indexed by a hash of the
+    /// schedule; a schedule whose slot holds another gets a new array (and takes the slot).
     struct ScheduleArrays {
-        private var last: [Int32] = []
+        typealias Schedule = (Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+        private static let slotCount = 256
+        private var slots: [[Int32]] = Array(repeating: [], count: ScheduleArrays.slotCount)
 
         @inline(__always)
-        mutating func array(_ s: (Int32, Int32, Int32, Int32, Int32, Int32, Int32)) -> [Int32] {
-            if last.count == 7, last[0] == s.0, last[1] == s.1, last[2] == s.2, last[3] == s.3, last[4] == s.4,
-               last[5] == s.5, last[6] == s.6 {
-                return last
+        mutating func array(_ s: Schedule) -> [Int32] {
+            var hash = UInt64(UInt32(bitPattern: s.0))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.1))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.2))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.3))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.4))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.5))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.6))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15
+            let slot = Int(truncatingIfNeeded: hash >> 56) & (Self.slotCount - 1)
+            let cached = slots[slot]
+            if cached.count == 7, cached[0] == s.0, cached[1] == s.1, cached[2] == s.2, cached[3] == s.3,
+               cached[4] == s.4, cached[5] == s.5, cached[6] == s.6 {
+                return cached
             }
-            last = [s.0, s.1, s.2, s.3, s.4, s.5, s.6]
-            return last
+            let made = [s.0, s.1, s.2, s.3, s.4, s.5, s.6]
+            slots[slot] = made
+            return made
         }
     }
 
