@@ -88,6 +88,23 @@ struct ChunkLoaderDecodingTests {
         #expect(GroupedRows<Int>.Builder().build(groupCount: 0).groupCount == 0)
     }
 
+    @Test("contracts' schedule arrays: the same schedule shares one array, every schedule reads back as given (also when slots collide)")
+    func scheduleArrays() {
+        var arrays = ChunkLoader.ScheduleArrays()
+        var schedules: [(Int32, Int32, Int32, Int32, Int32, Int32, Int32)] = []
+        for _ in 0..<2_000 {
+            func m() -> Int32 { Int32.random(in: 0...4) * 120 }
+            schedules.append((m(), m(), m(), m(), m(), m(), m()))
+        }
+        for s in schedules + schedules.reversed() {
+            #expect(arrays.array(s) == [s.0, s.1, s.2, s.3, s.4, s.5, s.6])
+        }
+        let first = arrays.array((480, 480, 480, 480, 480, 0, 0))
+        let again = arrays.array((480, 480, 480, 480, 480, 0, 0))
+        #expect(first == again)
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == again.withUnsafeBufferPointer { $0.baseAddress })
+    }
+
     @Test("break windows of a chunk in one array: each shift's range; a malformed value is one nil window")
     func breakWindowsAppend() {
         func multirange(_ bounds: [(Int64, Int64)]) -> [UInt8] {

@@ -33,6 +33,29 @@ struct InputDigestTests {
         #expect(InputDigest.digest(base).count == 32)
     }
 
+    @Test("the one-pass digest's buffer bound holds the exact encoding of every kind of input")
+    func byteCountBound_holdsTheEncoding() throws {
+        let base = PayrollDataFixture.expectedInput(PayrollDataFixture.hourly)
+        var inputs = [base, PayrollDataFixture.expectedInput(PayrollDataFixture.monthly)]
+        var v = base
+        v.shifts[0].breaks = [BreakWindow(start: v.shifts[0].start, end: v.shifts[0].start.adding(minutes: 30)),
+                              BreakWindow(start: v.shifts[0].start.adding(minutes: 60), end: v.shifts[0].start.adding(minutes: 90))]
+        inputs.append(v)
+        v = base; v.shifts = []; v.absences = []; v.workplace.holidays = nil; inputs.append(v)
+        v = base; v.employee.id = String(repeating: "사", count: 40); v.contract.wageType = .monthly
+        v.contract.tax = .business33; v.contract.weeklyAllowance = .statutory
+        v.absences = (0..<20).map { Absence(date: base.periodStart.adding(days: $0), kind: .sickUnpaid) }
+        v.employee.birthDate = base.periodStart; v.employee.hiredOn = base.periodStart; v.employee.leftOn = base.periodEnd
+        v.contract.defaultBreakMinutes = 30
+        v.contract.insuranceBase = InsuranceBases(nationalPensionWon: 1, healthWon: 2, employmentWon: 3)
+        inputs.append(v)
+        for input in inputs {
+            var counter = InputDigest.Counter()
+            InputDigest.encode(input, into: &counter)
+            #expect(InputDigest.byteCountBound(input) >= counter.count)
+        }
+    }
+
     private func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

@@ -190,6 +190,34 @@ struct CopyTests {
         #expect(checked == 3)
     }
 
+    @Test("copyOut reads rows around and beyond its 64 KiB message buffer whole, in order")
+    func rowsAroundTheReadBuffer() throws {
+        let database = try TestDatabase.create("copy_read_buffer")
+        defer { database.drop() }
+        let connection = try database.connect()
+        // A row message is 2 + 4 + 8 + 4 + n bytes: n = 65,518 fills the 64 KiB buffer exactly.
+        // Each length comes several times, so that some rows are already received whole when read.
+        let lengths = [1, 65_516, 65_517, 65_518, 65_519, 65_520, 131_054, 131_055, 200_000, 3]
+        var expected: [(Int64, Int)] = []
+        for round in 0..<4 { for (k, n) in lengths.enumerated() { expected.append((Int64(round * 100 + k), n)) } }
+        let values = expected.map { "(\($0.0), \($0.1))" }.joined(separator: ",")
+        var seen = 0
+        let count = try connection.copyOut("""
+            COPY (SELECT id::int8, repeat(chr(97 + (id % 26)::int), n) FROM (VALUES \(values)) AS v(id, n) ORDER BY id)
+            TO STDOUT (FORMAT binary)
+            """) { row in
+            let (id, n) = expected[seen]
+            #expect(try row.int64() == id)
+            let text = try row.text()
+            #expect(text.utf8.count == n)
+            #expect(text.utf8.allSatisfy { $0 == UInt8(97 + id % 26) })
+            #expect(row.fieldIndex == row.fieldCount)
+            seen += 1
+        }
+        #expect(count == expected.count)
+        #expect(seen == expected.count)
+    }
+
     @Test("COPY in text format or the wrong direction is refused with invalidUsage")
     func misuse() throws {
         let database = try TestDatabase.create("copy_misuse")

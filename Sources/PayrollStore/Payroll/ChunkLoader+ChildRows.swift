@@ -14,8 +14,9 @@ extension ChunkLoader {
 
     /// Maps the employee id of a child row to its index in `employees` (sorted by id). A chunk's
     /// ids are (nearly) contiguous, so normally a table indexed by `id - first` answers without
-    /// hashing; ids spread wider than four times their count fall back to `indexById`. Rows mostly
-    /// arrive grouped by employee, so the previous row's answer is kept as well.
+    /// hashing; only for ids spread wider than four times their count is a dictionary built
+    /// (`indexById`). Rows mostly arrive grouped by employee, so the previous row's answer is
+    /// kept as well.
     struct EmployeeIndex {
         private let firstId: Int64
         /// Index + 1 of the employee with id `firstId + k`, 0 for none; empty when not dense.
@@ -24,20 +25,25 @@ extension ChunkLoader {
         private var lastId: Int64?
         private var lastIndex: Int?
 
-        init(employees: [EmployeeRow], indexById: [Int64: Int]) {
-            self.indexById = indexById
+        init(employees: [EmployeeRow]) {
             firstId = employees.first?.id ?? 0
             let span = (employees.last?.id ?? 0).subtractingReportingOverflow(firstId)
             guard !span.overflow, span.partialValue < Int64(employees.count) * 4 + 64,
                   employees.count < Int(Int32.max) else {
                 dense = []
+                var byId: [Int64: Int] = [:]
+                byId.reserveCapacity(employees.count)
+                for (i, e) in employees.enumerated() { byId[e.id] = i }
+                indexById = byId
                 return
             }
+            indexById = [:]
             var table = [Int32](repeating: 0, count: employees.isEmpty ? 0 : Int(span.partialValue) + 1)
             for (i, e) in employees.enumerated() { table[Int(e.id - firstId)] = Int32(i + 1) }
             dense = table
         }
 
+        @inline(__always)
         mutating func index(of id: Int64) -> Int? {
             if id == lastId { return lastIndex }
             lastId = id
@@ -57,20 +63,20 @@ extension ChunkLoader {
     }
 
     /// Reads the contracts overlapping the period and the shifts and absences in the window of
-    /// `employees` (sorted by id; `indexById` maps an id to its index) by binary COPY: shared by
+    /// `employees` (sorted by id) by binary COPY: shared by
     /// `load` (one run) and `loadParts` (parts of several runs of one period).
-    static func loadChildRows(tenantId: Int64, employees: [EmployeeRow], indexById: [Int64: Int],
+    static func loadChildRows(tenantId: Int64, employees: [EmployeeRow],
                               periodStart: LocalDate, periodEnd: LocalDate, windowStart: LocalDate, windowEnd: LocalDate,
                               on connection: PostgresConnection) throws -> ChildRows {
         let employeeCondition = childRowCondition(employeeIds: employees.map(\.id))
 
         // The child rows come in no particular order (no ORDER BY: no sort on the server, and any
         // plan — index range scan or bitmap scan — will do); they are grouped by employee through
-        // `indexById` (rows of employees not loaded are dropped) and sorted per employee below.
+        // `EmployeeIndex` (rows of employees not loaded are dropped) and sorted per employee below.
 
         // Contracts overlapping the period.
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
-        var index = EmployeeIndex(employees: employees, indexById: indexById)
+        var index = EmployeeIndex(employees: employees)
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,

@@ -42,6 +42,8 @@ extension ChunkLoader {
 
         var employees: [EmployeeRow] = []
         var partOfEmployee: [Int] = []
+        var lastWorkplaceId: Int64?
+        var partsOfLastWorkplace: [Int] = []
         try connection.copyOut("""
             COPY (SELECT workplace_id, id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
                   FROM payrun.employees
@@ -53,7 +55,12 @@ extension ChunkLoader {
             """) { row in
             let workplaceId = try row.int64()
             let id = try row.int64()
-            guard let k = partsByWorkplace[workplaceId]?.first(where: { parts[$0].from <= id && id <= parts[$0].to }) else { return }
+            // The last workplace's parts are kept: no hashing for each employee of the same one.
+            if workplaceId != lastWorkplaceId {
+                lastWorkplaceId = workplaceId
+                partsOfLastWorkplace = partsByWorkplace[workplaceId] ?? []
+            }
+            guard let k = partsOfLastWorkplace.first(where: { parts[$0].from <= id && id <= parts[$0].to }) else { return }
             employees.append(EmployeeRow(
                 id: id, number: try row.optionalText(),
                 birthDate: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
@@ -62,10 +69,7 @@ extension ChunkLoader {
                 family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
             partOfEmployee.append(k)
         }
-        var indexById: [Int64: Int] = [:]
-        indexById.reserveCapacity(employees.count)
-        for (i, e) in employees.enumerated() { indexById[e.id] = i }
-        let children = try loadChildRows(tenantId: tenant, employees: employees, indexById: indexById,
+        let children = try loadChildRows(tenantId: tenant, employees: employees,
                                          periodStart: first.periodStart, periodEnd: first.periodEnd,
                                          windowStart: windowStart, windowEnd: windowEnd, on: connection)
 
@@ -74,6 +78,7 @@ extension ChunkLoader {
         for k in partOfEmployee { employeesOfPart[k] += 1 }
         for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
         var shiftNames = ShiftNames()
+        var schedules = ScheduleArrays()
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
             let run = parts[k].run
@@ -82,7 +87,7 @@ extension ChunkLoader {
             }
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i])
+                                    absences: children.absences[i], schedules: &schedules)
             // Digested in place: `try? result.get()` copied the input out (a retain and a
             // release of each of its arrays) only to hash it.
             let digest: [UInt8]?

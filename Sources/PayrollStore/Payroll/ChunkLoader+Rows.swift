@@ -83,19 +83,52 @@ extension ChunkLoader {
         }
     }
 
+    /// The `scheduleMinutes` arrays of the contracts made so far, by schedule: a chunk's contracts
+    /// use a few hundred schedules at most, and those that share one share its array (an
+    /// allocation, and a free, fewer per employee). A small table indexed by a hash of the
+    /// schedule; a schedule whose slot holds another gets a new array (and takes the slot).
+    struct ScheduleArrays {
+        typealias Schedule = (Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+        private static let slotCount = 256
+        private var slots: [[Int32]] = Array(repeating: [], count: ScheduleArrays.slotCount)
+
+        @inline(__always)
+        mutating func array(_ s: Schedule) -> [Int32] {
+            var hash = UInt64(UInt32(bitPattern: s.0))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.1))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.2))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.3))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.4))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.5))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: s.6))
+            hash = hash &* 0x9E37_79B9_7F4A_7C15
+            let slot = Int(truncatingIfNeeded: hash >> 56) & (Self.slotCount - 1)
+            let cached = slots[slot]
+            if cached.count == 7, cached[0] == s.0, cached[1] == s.1, cached[2] == s.2, cached[3] == s.3,
+               cached[4] == s.4, cached[5] == s.5, cached[6] == s.6 {
+                return cached
+            }
+            let made = [s.0, s.1, s.2, s.3, s.4, s.5, s.6]
+            slots[slot] = made
+            return made
+        }
+    }
+
     static func buildInput(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
                            contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
                            breakWindows: [BreakRanges.Window?],
-                           absences absenceRows: ArraySlice<AbsenceRow>) -> Result<PayrollInput, PayrollError> {
+                           absences absenceRows: ArraySlice<AbsenceRow>,
+                           schedules: inout ScheduleArrays) -> Result<PayrollInput, PayrollError> {
         do throws(PayrollError) {
             let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
-            var inForce: ContractRow?
+            // By index: no copy of a contract row (and of its texts) per contract looked at.
+            var inForce: Int?
             var inForceCount = 0
-            for c in contracts where c.contains(referenceDate) {
-                if inForce == nil { inForce = c }
+            for k in contracts.indices where contracts[k].contains(referenceDate) {
+                if inForce == nil { inForce = k }
                 inForceCount += 1
             }
-            guard let row = inForce else {
+            guard let inForceIndex = inForce else {
                 throw PayrollError(.missingField, "no contract in force on \(referenceDate) (the period's last employed day)", field: "contract")
             }
             guard inForceCount == 1 else {
@@ -103,14 +136,14 @@ extension ChunkLoader {
                 throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
                                    field: "contract")
             }
-            let contract = try makeContract(row, workplaceWeekStart: workplace.weekStart)
+            let contract = try makeContract(contracts[inForceIndex], workplaceWeekStart: workplace.weekStart, schedules: &schedules)
             var shifts: [Shift] = []
             shifts.reserveCapacity(shiftRows.count)
             for (k, s) in shiftRows.enumerated() {
                 shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
             }
             var absences: [Absence] = []
-            absences.reserveCapacity(absenceRows.count)
+            if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }
             for a in absenceRows {
                 switch a.kind {
                 case .known(let kind): absences.append(Absence(date: a.date, kind: kind))
@@ -134,7 +167,8 @@ extension ChunkLoader {
         }
     }
 
-    static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday) throws(PayrollError) -> Contract {
+    static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday,
+                             schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
         func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
             switch keyword {
             case .known(let value): return value
@@ -147,9 +181,8 @@ extension ChunkLoader {
             case .unknown(let text): throw PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.\(field)")
             }
         }
-        let s = r.schedule
         return Contract(
-            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: [s.0, s.1, s.2, s.3, s.4, s.5, s.6],
+            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: schedules.array(r.schedule),
             weekStart: try r.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
             weeklyHoliday: try weekday(r.weeklyHoliday, "weeklyHoliday"),
             defaultBreakMinutes: r.defaultBreakMinutes,
@@ -175,6 +208,7 @@ extension ChunkLoader {
     /// its paths, so the same error names the same field.
     /// Errors name the shift by `index` (its position among the employee's shifts, the order
     /// validation sees them in): `shifts[3].end`.
+    @inline(__always)
     static func makeShift(_ s: ShiftRow, index: Int, breakWindows: [BreakRanges.Window?],
                           defaultBreakMinutes: Int32? = nil) throws(PayrollError) -> Shift {
         guard let start = DateConversion.koreaMinute(microsecondsSince2000: s.startsAt) else {

@@ -47,10 +47,7 @@ public enum ChunkLoader {
                 leftOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
                 family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
         }
-        var indexById: [Int64: Int] = [:]
-        indexById.reserveCapacity(employees.count)
-        for (i, e) in employees.enumerated() { indexById[e.id] = i }
-        let children = try loadChildRows(tenantId: tenant, employees: employees, indexById: indexById,
+        let children = try loadChildRows(tenantId: tenant, employees: employees,
                                          periodStart: run.periodStart, periodEnd: run.periodEnd,
                                          windowStart: windowStart, windowEnd: windowEnd, on: connection)
         let shiftsLoaded = children.shiftsLoaded
@@ -58,10 +55,11 @@ public enum ChunkLoader {
         var loaded: [LoadedEmployee] = []
         loaded.reserveCapacity(employees.count)
         var shiftNames = ShiftNames()
+        var schedules = ScheduleArrays()
         for (i, e) in employees.enumerated() {
             let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                     shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i])
+                                    absences: children.absences[i], schedules: &schedules)
             shiftNames.note(result, position: i, employeeId: e.id, shifts: children.shifts[i])
             // Digested in place: `try? result.get()` copied the input out (a retain and a
             // release of each of its arrays) only to hash it.
@@ -70,7 +68,7 @@ public enum ChunkLoader {
             loaded.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
         }
         var missing: [Int64] = []
-        if case .one(let id) = selection, indexById[id] == nil { missing.append(id) }
+        if case .one(let id) = selection, !employees.contains(where: { $0.id == id }) { missing.append(id) }
         var chunks = [LoadedChunk(run: run, employees: loaded, missingEmployeeIds: missing, shiftsLoaded: shiftsLoaded)]
         try shiftNames.resolve(tenantId: tenant, in: &chunks, on: connection)
         return chunks[0]

@@ -20,41 +20,59 @@ struct GroupedRows<Row> {
         }
     }
 
-    /// Collects rows as they arrive, each with its group, then groups them (`build`).
+    /// Collects rows as they arrive, each with its group, then groups them (`build`). Rows mostly
+    /// arrive grouped, so what is kept beside the rows is one run (group, first row) per change
+    /// of group, not a group per row.
     struct Builder {
         private var rows: [Row] = []
-        private var groups: [Int32] = []
+        /// Runs of consecutive rows of one group: the group and the index of the run's first row.
+        private var runs: [(group: Int, start: Int)] = []
+        private var lastGroup = -1
         private var arrivedGrouped = true
 
         init(reservingCapacity capacity: Int = 0) {
             rows.reserveCapacity(capacity)
-            groups.reserveCapacity(capacity)
         }
 
         var count: Int { rows.count }
 
+        @inline(__always)
         mutating func append(_ row: Row, group: Int) {
-            let g = Int32(truncatingIfNeeded: group)
-            precondition(Int(g) == group && group >= 0, "a group index fits Int32")
-            if let last = groups.last, g < last { arrivedGrouped = false }
+            if group != lastGroup { startRun(group) }
             rows.append(row)
-            groups.append(g)
         }
 
-        /// The rows grouped (a stable counting sort when they did not arrive in group order).
+        private mutating func startRun(_ group: Int) {
+            precondition(group >= 0 && group <= Int(Int32.max), "a group index fits Int32")
+            if group < lastGroup { arrivedGrouped = false }
+            lastGroup = group
+            runs.append((group, rows.count))
+        }
+
+        /// The rows grouped (a stable counting sort of the runs when they did not arrive in group order).
         consuming func build(groupCount: Int) -> GroupedRows<Row> {
             var starts = [Int](repeating: 0, count: groupCount + 1)
-            for g in groups { starts[Int(g) + 1] += 1 }
+            for (k, run) in runs.enumerated() {
+                let end = k + 1 < runs.count ? runs[k + 1].start : rows.count
+                starts[run.group + 1] += end - run.start
+            }
             for g in 0..<groupCount { starts[g + 1] += starts[g] }
             if arrivedGrouped { return GroupedRows(rows: rows, starts: starts) }
+            // Each run's rows copied straight to their group's next free place, runs in arrival
+            // order (every place is written exactly once: the runs' lengths sum to the group sizes).
             var next = starts
-            var order = [Int](repeating: 0, count: rows.count)
-            for (k, g) in groups.enumerated() {
-                order[next[Int(g)]] = k
-                next[Int(g)] += 1
+            let grouped = [Row](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+                rows.withUnsafeBufferPointer { source in
+                    for (k, run) in runs.enumerated() {
+                        let end = k + 1 < runs.count ? runs[k + 1].start : source.count
+                        let place = next[run.group]
+                        (buffer.baseAddress! + place).initialize(from: source.baseAddress! + run.start, count: end - run.start)
+                        next[run.group] = place + end - run.start
+                    }
+                }
+                initialized = rows.count
             }
-            let source = rows
-            return GroupedRows(rows: order.map { source[$0] }, starts: starts)
+            return GroupedRows(rows: grouped, starts: starts)
         }
     }
 }

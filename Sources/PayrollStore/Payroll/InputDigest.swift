@@ -6,16 +6,39 @@ import PayrollRules
 /// crash can be compared by digest.
 public enum InputDigest {
     public static func digest(_ input: PayrollInput) -> [UInt8] {
-        // Two passes over the same encoding: the first only counts bytes, the second writes them
-        // into one buffer of exactly that size (no growth, no per-value bounds-checked appends).
-        var counter = Counter()
-        encode(input, into: &counter)
-        return [UInt8](unsafeUninitializedCapacity: max(counter.count, 1)) { buffer, initialized in
-            var writer = Writer(base: UnsafeMutableRawPointer(buffer.baseAddress!))
+        // One pass: the encoding is written into a temporary buffer (on the stack when it fits)
+        // of a size that bounds it, then hashed from there (no counting pass, no array of the
+        // encoding). `Counter` still gives the exact size, for tests.
+        let capacity = byteCountBound(input)
+        return withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer in
+            var writer = Writer(base: buffer.baseAddress!)
             encode(input, into: &writer)
-            precondition(writer.offset == counter.count, "the two passes of InputDigest agree")
-            initialized = counter.count
-        }.withUnsafeBufferPointer { SHA256.digest($0) }
+            precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
+            return SHA256.digest(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: writer.offset))
+        }
+    }
+
+    /// At least the byte count of `encode(input)`: its fixed part (33 bytes of period and
+    /// workplace, 59 of employee besides its id, 87 of contract besides its texts and schedule,
+    /// 16 of counts), the texts' length prefixes and longest values, and per holiday, shift, break
+    /// and absence the most each can take.
+    static func byteCountBound(_ input: PayrollInput) -> Int {
+        var breaks = 0
+        for s in input.shifts { breaks &+= s.breaks.count }
+        let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries.count
+        return 33 + 59 + 87 + 16 + TextBytes.contract + input.employee.id.utf8.count + 8 * input.contract.scheduleMinutes.count
+            + holidays * (16 + TextBytes.holidayKind) + input.shifts.count * 33 + breaks * 16
+            + input.absences.count * (16 + TextBytes.absenceKind)
+    }
+
+    /// The longest UTF-8 of the enums' raw values (with their length prefixes for the contract's six texts).
+    private enum TextBytes {
+        static func longest<T: RawRepresentable & CaseIterable>(_: T.Type) -> Int where T.RawValue == String {
+            T.allCases.map(\.rawValue.utf8.count).max() ?? 0
+        }
+        static let contract = 6 * 8 + longest(WageType.self) + 4 * longest(AllowanceSwitch.self) + longest(TaxMode.self)
+        static let holidayKind = longest(HolidayKind.self)
+        static let absenceKind = longest(AbsenceKind.self)
     }
 
     static func encode<E: Encoding>(_ input: PayrollInput, into e: inout E) {

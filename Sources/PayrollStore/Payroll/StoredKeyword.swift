@@ -17,17 +17,42 @@ enum StoredKeyword<Value> {
 /// so a text that differs in bytes but is equal as a `String` (canonically equivalent) still
 /// parses, and the rest is `.unknown` with the same text the String path had.
 struct KeywordTable<Value: Sendable>: Sendable {
-    private let entries: [(bytes: [UInt8], value: Value)]
+    /// A keyword's UTF-8 bytes, zero-padded into two words (keywords longer than 16 bytes never
+    /// match here and are left to `parse`), compared in two loads instead of byte by byte.
+    private struct Entry: Sendable {
+        var byteCount: Int
+        var low: UInt64
+        var high: UInt64
+        var value: Value
+    }
+
+    private let entries: [Entry]
     private let parse: @Sendable (String) -> Value?
 
     init(_ keywords: [(String, Value)], parse: @escaping @Sendable (String) -> Value?) {
-        entries = keywords.map { (Array($0.0.utf8), $0.1) }
+        entries = keywords.map { keyword, value in
+            let bytes = Array(keyword.utf8)
+            guard bytes.count <= 16 else { return Entry(byteCount: -1, low: 0, high: 0, value: value) }
+            let (low, high) = bytes.withUnsafeBytes { Self.packed($0) }
+            return Entry(byteCount: bytes.count, low: low, high: high, value: value)
+        }
         self.parse = parse
     }
 
+    /// Up to 16 bytes zero-padded into two words.
+    @inline(__always)
+    private static func packed(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: bytes) }
+        return words
+    }
+
     func decode(_ bytes: UnsafeRawBufferPointer) -> StoredKeyword<Value> {
-        for entry in entries where entry.bytes.count == bytes.count && entry.bytes.elementsEqual(bytes) {
-            return .known(entry.value)
+        if bytes.count <= 16 {
+            let (low, high) = Self.packed(bytes)
+            for entry in entries where entry.byteCount == bytes.count && entry.low == low && entry.high == high {
+                return .known(entry.value)
+            }
         }
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = parse(text) { return .known(value) }

@@ -25,10 +25,10 @@ public struct BinaryCopyRow {
     /// Reads the next field's length (-1 for NULL) and moves past it.
     @inlinable @inline(__always)
     mutating func nextLength() throws(PostgresError) -> Int {
-        guard offset + 4 <= byteCount else { throw .copyFormat("row ended before field \(fieldIndex) (of \(fieldCount))") }
+        guard offset + 4 <= byteCount else { throw Self.rowEnded(field: fieldIndex, of: fieldCount) }
         let length = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
         offset += 4
-        guard length <= byteCount - offset else { throw .copyFormat("field \(fieldIndex) length \(length) exceeds the row") }
+        guard length <= byteCount - offset else { throw Self.fieldExceedsRow(field: fieldIndex, length: length) }
         nextFieldIndex += 1
         return length
     }
@@ -42,6 +42,22 @@ public struct BinaryCopyRow {
         let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
         offset += length
         return value
+    }
+
+    /// The errors of `nextLength` (their messages built out of the inlined path).
+    @usableFromInline @inline(never)
+    static func rowEnded(field: Int, of fieldCount: Int) -> PostgresError {
+        .copyFormat("row ended before field \(field) (of \(fieldCount))")
+    }
+
+    @usableFromInline @inline(never)
+    static func fieldExceedsRow(field: Int, length: Int) -> PostgresError {
+        .copyFormat("field \(field) length \(length) exceeds the row")
+    }
+
+    @usableFromInline @inline(never)
+    static func unexpectedNull(field: Int) -> PostgresError {
+        .decoding("field \(field) is NULL; check isNull first")
     }
 
     /// The error for a NULL or wrongly sized fixed-width field (kept out of the inlined path).
@@ -83,14 +99,14 @@ public struct BinaryCopyRow {
     @inlinable
     public mutating func text() throws(PostgresError) -> String {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let text = String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
         offset += length
         return text
     }
 
     /// The raw bytes of the next field without copying (nil for NULL), valid only inside `body`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func withTextBytes<R>(_ body: (UnsafeRawBufferPointer?) throws(PostgresError) -> R) throws(PostgresError) -> R {
         let length = try nextLength()
         guard length >= 0 else { return try body(nil) }
@@ -101,10 +117,10 @@ public struct BinaryCopyRow {
 
     /// The raw bytes of the next field, which must not be NULL (the same error as `text()`),
     /// without copying, valid only inside `body`: for decoding a text field without a `String`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func withNonNullTextBytes<R>(_ body: (UnsafeRawBufferPointer) throws(PostgresError) -> R) throws(PostgresError) -> R {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
         offset += length
         return try body(bytes)
@@ -114,7 +130,7 @@ public struct BinaryCopyRow {
     @inlinable
     public mutating func bytea() throws(PostgresError) -> [UInt8] {
         let length = try nextLength()
-        guard length >= 0 else { throw .decoding("field \(fieldIndex - 1) is NULL; check isNull first") }
+        guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = Array(UnsafeRawBufferPointer(start: base + offset, count: length))
         offset += length
         return bytes
@@ -131,36 +147,34 @@ public struct BinaryCopyRow {
         return try read(&self)
     }
 
+    /// A fixed-width field or NULL, with one read of its length (the same errors as `isNull`
+    /// followed by `skip()` or the fixed reader).
+    @inlinable @inline(__always)
+    mutating func optionalFixed<T: FixedWidthInteger>(_ type: T.Type) throws(PostgresError) -> T? {
+        let length = try nextLength()
+        if length == -1 { return nil }
+        guard length == MemoryLayout<T>.size else {
+            throw Self.lengthMismatch(length, expected: MemoryLayout<T>.size, field: fieldIndex - 1)
+        }
+        let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset += length
+        return value
+    }
+
     /// `smallint` or NULL.
-    @inlinable public mutating func optionalInt16() throws(PostgresError) -> Int16? {
-        if isNull { try skip(); return nil }
-        return try int16()
-    }
+    @inlinable @inline(__always) public mutating func optionalInt16() throws(PostgresError) -> Int16? { try optionalFixed(Int16.self) }
     /// `integer` or NULL.
-    @inlinable public mutating func optionalInt32() throws(PostgresError) -> Int32? {
-        if isNull { try skip(); return nil }
-        return try int32()
-    }
+    @inlinable @inline(__always) public mutating func optionalInt32() throws(PostgresError) -> Int32? { try optionalFixed(Int32.self) }
     /// `bigint` or NULL.
-    @inlinable public mutating func optionalInt64() throws(PostgresError) -> Int64? {
-        if isNull { try skip(); return nil }
-        return try int64()
-    }
+    @inlinable @inline(__always) public mutating func optionalInt64() throws(PostgresError) -> Int64? { try optionalFixed(Int64.self) }
     /// `boolean` or NULL.
-    @inlinable public mutating func optionalBool() throws(PostgresError) -> Bool? {
-        if isNull { try skip(); return nil }
-        return try bool()
+    @inlinable @inline(__always) public mutating func optionalBool() throws(PostgresError) -> Bool? {
+        try optionalFixed(UInt8.self).map { $0 != 0 }
     }
     /// `date` (days since 2000-01-01) or NULL.
-    @inlinable public mutating func optionalDate() throws(PostgresError) -> Int32? {
-        if isNull { try skip(); return nil }
-        return try date()
-    }
+    @inlinable @inline(__always) public mutating func optionalDate() throws(PostgresError) -> Int32? { try optionalFixed(Int32.self) }
     /// `timestamptz` (µs since 2000-01-01 UTC) or NULL.
-    @inlinable public mutating func optionalTimestamptz() throws(PostgresError) -> Int64? {
-        if isNull { try skip(); return nil }
-        return try timestamptz()
-    }
+    @inlinable @inline(__always) public mutating func optionalTimestamptz() throws(PostgresError) -> Int64? { try optionalFixed(Int64.self) }
     /// `text` or NULL.
     @inlinable public mutating func optionalText() throws(PostgresError) -> String? {
         if isNull { try skip(); return nil }

@@ -63,44 +63,112 @@ extension PostgresConnection {
     public func copyOut(_ sql: String, _ body: (inout BinaryCopyRow) throws -> Void) throws -> Int {
         let handle = try requireHandle()
         try startCopy(sql, handle: handle, expecting: PGRES_COPY_OUT)
-        var headerPending = true
-        var rows = 0
-        var trailerSeen = false
+        var state = CopyOutState()
+        // Messages already received are copied into one reused buffer (`PQgetlineAsync`) instead
+        // of a buffer that libpq allocates per row (`PQgetCopyData`) and the caller frees; only
+        // when none is complete yet does `PQgetCopyData` wait for the server (and allocate).
+        var capacity = 64 * 1024
+        var scratch = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { scratch.deallocate() }
         while true {
+            var length = Int(PQgetlineAsync(handle, scratch.assumingMemoryBound(to: CChar.self), Int32(capacity)))
+            if length > 0 {
+                // A message longer than the buffer arrives in pieces (the rest stays in libpq's
+                // buffer): grow and read on until it is whole.
+                while length == capacity, Self.copyMessageIsPartial(scratch, length, headerPending: state.headerPending) {
+                    let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                    grown.copyMemory(from: scratch, byteCount: length)
+                    scratch.deallocate()
+                    scratch = grown
+                    capacity *= 2
+                    let more = Int(PQgetlineAsync(handle, (scratch + length).assumingMemoryBound(to: CChar.self),
+                                                  Int32(capacity - length)))
+                    guard more > 0 else {
+                        abandonCopyOut(handle)
+                        throw PostgresError.copyFormat("binary COPY message ended inside a row")
+                    }
+                    length += more
+                }
+                try handleCopyOutMessage(UnsafeRawPointer(scratch), length, state: &state, handle: handle, body)
+                continue
+            }
+            if length == -1 { break }
+            // Nothing complete received yet: wait for the next message (libpq allocates it).
             var buffer: UnsafeMutablePointer<CChar>?
-            let length = Int(PQgetCopyData(handle, &buffer, 0))
+            length = Int(PQgetCopyData(handle, &buffer, 0))
             if length == -1 { break }
             guard length >= 0, let buffer else {
                 throw PostgresError.from(result: nil, connection: handle)
             }
             defer { PQfreemem(buffer) }
-            let base = UnsafeRawPointer(buffer)
-            var offset = 0
-            do {
-                if headerPending {
-                    offset = try Self.checkHeader(base, length)
-                    headerPending = false
-                }
-                if offset == length { continue }
-                guard length - offset >= 2 else { throw PostgresError.copyFormat("COPY message of \(length) bytes has no field count") }
-                let fieldCount = Int(Int16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
-                if fieldCount == -1 {
-                    trailerSeen = true
-                    continue
-                }
-                guard !trailerSeen, fieldCount >= 0 else {
-                    throw PostgresError.copyFormat("unexpected field count \(fieldCount) in binary COPY data")
-                }
-                var row = BinaryCopyRow(base: base + offset + 2, byteCount: length - offset - 2, fieldCount: fieldCount)
-                try body(&row)
-                rows += 1
-            } catch {
-                abandonCopyOut(handle)
-                throw error
-            }
+            try handleCopyOutMessage(UnsafeRawPointer(buffer), length, state: &state, handle: handle, body)
         }
         _ = try finishCopy(handle: handle)
-        return rows
+        return state.rows
+    }
+
+    /// Where a COPY OUT stands between messages.
+    private struct CopyOutState {
+        var headerPending = true
+        var rows = 0
+        var trailerSeen = false
+    }
+
+    /// One CopyData message: the header (first message), a row for `body`, or the trailer.
+    @inline(__always)
+    private func handleCopyOutMessage(_ base: UnsafeRawPointer, _ length: Int, state: inout CopyOutState, handle: OpaquePointer,
+                                      _ body: (inout BinaryCopyRow) throws -> Void) throws {
+        var offset = 0
+        do {
+            if state.headerPending {
+                offset = try Self.checkHeader(base, length)
+                state.headerPending = false
+            }
+            if offset == length { return }
+            guard length - offset >= 2 else { throw PostgresError.copyFormat("COPY message of \(length) bytes has no field count") }
+            let fieldCount = Int(Int16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
+            if fieldCount == -1 {
+                state.trailerSeen = true
+                return
+            }
+            guard !state.trailerSeen, fieldCount >= 0 else {
+                throw PostgresError.copyFormat("unexpected field count \(fieldCount) in binary COPY data")
+            }
+            var row = BinaryCopyRow(base: base + offset + 2, byteCount: length - offset - 2, fieldCount: fieldCount)
+            try body(&row)
+            state.rows += 1
+        } catch {
+            abandonCopyOut(handle)
+            throw error
+        }
+    }
+
+    /// True when the `length` bytes at `base` (a CopyData message as far as received) end inside
+    /// the header, a field count or a field, i.e. the message goes on. Only consulted when a
+    /// message filled the whole buffer (`PQgetlineAsync` then may have returned a first piece):
+    /// binary COPY data delimits itself, so a message that ends exactly at `length` is whole.
+    /// A malformed message counts as whole (its parse reports it).
+    static func copyMessageIsPartial(_ base: UnsafeRawPointer, _ length: Int, headerPending: Bool) -> Bool {
+        var offset = 0
+        if headerPending {
+            guard length >= BinaryCopyFormat.headerBytes else { return true }
+            let extensionBytes = Int(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: 15, as: UInt32.self)))
+            offset = BinaryCopyFormat.headerBytes + extensionBytes
+            if offset >= length { return offset > length }
+        }
+        guard length - offset >= 2 else { return true }
+        let fieldCount = Int(Int16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int16.self)))
+        offset += 2
+        guard fieldCount >= 0 else { return false }
+        for _ in 0..<fieldCount {
+            guard length - offset >= 4 else { return true }
+            let fieldLength = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
+            offset += 4
+            guard fieldLength >= 0 else { continue }
+            guard length - offset >= fieldLength else { return true }
+            offset += fieldLength
+        }
+        return false
     }
 
     /// Sends the COPY statement and checks that the server entered the expected COPY mode in
