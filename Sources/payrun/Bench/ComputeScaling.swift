@@ -50,8 +50,10 @@ struct ComputeScaling {
         }
         // The steps before wrote these tables (at 1,000,000 employees a million rows each into
         // the last three): vacuumed and analyzed here, untimed, autovacuum has no reason to start
-        // a worker on them during the repetitions (series 12 at 1,000,000: one analyzed the
-        // baseline's result table as the repetitions began, and the speed-up read 1.44).
+        // a worker on them during the repetitions (in series 12 at 1,000,000 one analyzed the
+        // baseline's result table as the repetitions began). This did not remove the spread of
+        // the two-thread figure on this VM: series 13 still read 1.45 at 1,000,000, and repeated
+        // `compute-scaling --repeat 7` runs on the same inputs read 1.47–1.99.
         for table in ["payrun.jobs", "payrun.payroll_runs", "payrun.run_chunks", "payrun.payslips",
                       "payrun_bench.floor_payslips", "payrun_bench.sql_baseline_result"]
             where try connection.queryOne("SELECT to_regclass($1) IS NOT NULL", [.text(table)])?.bool(at: 0) == true {
