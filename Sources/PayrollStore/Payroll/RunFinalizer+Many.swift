@@ -1,6 +1,17 @@
 import PostgresClient
 
 extension RunFinalizer {
+    /// A run's counts, totals and digest summed over its `run_chunks` rows `c` (grouped by run):
+    /// the select list that `finalizeRunsSQL` and `countAndFinalizeSQL` share.
+    static let runSumsOfChunksSQL = """
+        coalesce(sum(c.employees_done), 0) AS ok, coalesce(sum(c.employees_failed), 0) AS failed,
+        coalesce(sum(c.warnings_count), 0) AS warnings,
+        coalesce(sum(c.gross_won), 0) AS gross, coalesce(sum(c.non_taxable_won), 0) AS non_taxable,
+        coalesce(sum(c.taxable_won), 0) AS taxable, coalesce(sum(c.total_deductions_won), 0) AS deductions,
+        coalesce(sum(c.net_won), 0) AS net,
+        sha256(coalesce(string_agg(c.input_digest, ''::bytea ORDER BY c.chunk_no), ''::bytea)) AS digest
+        """
+
     /// The UPDATE of `finalize(tenantId:runIds:)`: $1 tenant, $2 run ids.
     static let finalizeRunsSQL = """
         UPDATE payrun.payroll_runs r
@@ -11,12 +22,7 @@ extension RunFinalizer {
                total_deductions_won = s.deductions, net_won = s.net,
                input_digest = s.digest, error = NULL, calculated_at = now(), updated_at = now()
           FROM (SELECT u.id AS run_id,
-                       coalesce(sum(c.employees_done), 0) AS ok, coalesce(sum(c.employees_failed), 0) AS failed,
-                       coalesce(sum(c.warnings_count), 0) AS warnings,
-                       coalesce(sum(c.gross_won), 0) AS gross, coalesce(sum(c.non_taxable_won), 0) AS non_taxable,
-                       coalesce(sum(c.taxable_won), 0) AS taxable, coalesce(sum(c.total_deductions_won), 0) AS deductions,
-                       coalesce(sum(c.net_won), 0) AS net,
-                       sha256(coalesce(string_agg(c.input_digest, ''::bytea ORDER BY c.chunk_no), ''::bytea)) AS digest
+                       \(runSumsOfChunksSQL)
                   FROM unnest($2::bigint[]) AS u(id)
                   LEFT JOIN payrun.run_chunks c ON c.tenant_id = $1 AND c.run_id = u.id
                  GROUP BY u.id) AS s

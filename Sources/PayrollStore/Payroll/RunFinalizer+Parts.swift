@@ -211,12 +211,7 @@ extension RunFinalizer {
              WHERE c.tenant_id = $1 AND c.run_id = u.run_id AND c.chunk_no = u.chunk_no),
              s AS (
             SELECT u.id AS run_id, u.n,
-                   coalesce(sum(c.employees_done), 0) AS ok, coalesce(sum(c.employees_failed), 0) AS failed,
-                   coalesce(sum(c.warnings_count), 0) AS warnings,
-                   coalesce(sum(c.gross_won), 0) AS gross, coalesce(sum(c.non_taxable_won), 0) AS non_taxable,
-                   coalesce(sum(c.taxable_won), 0) AS taxable, coalesce(sum(c.total_deductions_won), 0) AS deductions,
-                   coalesce(sum(c.net_won), 0) AS net,
-                   sha256(coalesce(string_agg(c.input_digest, ''::bytea ORDER BY c.chunk_no), ''::bytea)) AS digest
+                   \(runSumsOfChunksSQL)
               FROM unnest($2::bigint[], $3::bigint[]) AS u(id, n)
               LEFT JOIN payrun.run_chunks c ON c.tenant_id = $1 AND c.run_id = u.id
              GROUP BY u.id, u.n),
