@@ -20,8 +20,9 @@ struct BenchRunCommand: ParsableCommand {
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
-              4. compute scaling: BatchCalculator at 1 thread and at --threads on up to 50,000
-                 loaded inputs.
+              4. compute scaling: BatchCalculator at 1 thread and at --threads on up to
+                 --compute-sample loaded inputs, best of five alternated repetitions, after
+                 VACUUM ANALYZE of the tables the steps before wrote.
             Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
             started with durable settings (and stopped at the end if this started it).
             """)
