@@ -55,6 +55,48 @@ struct RunLifecycleTests {
         #expect(pay == "2026-11-10")
     }
 
+    @Test("the periodic scheduler creates exactly the due runs of many workplaces (month-end day, catch-up, creation date), once, with one plan job")
+    func tickCreatesDueRunsOfManyWorkplaces() throws {
+        let c = try Self.seededWithoutRun("tick_many")
+        try c.execute("UPDATE payrun.workplaces SET month_end_day = NULL")
+        // (id, month_end_day, created_at): today is 2026-11-05, the catch-up covers Oct, Sep, Aug.
+        try c.execute("""
+            INSERT INTO payrun.workplaces (tenant_id, id, name, size_class, month_end_day, pay_day_of_month, created_at) VALUES
+              ($1, 101, 'day 1, old', 'five_or_more', 1, 25, '2026-01-01 09:00+09'),
+              ($1, 102, 'day 10, old', 'under_five', 10, NULL, '2026-01-01 09:00+09'),
+              ($1, 103, 'day 1, new in September', 'five_or_more', 1, NULL, '2026-09-15 09:00+09'),
+              ($1, 104, 'day 6, old', 'five_or_more', 6, NULL, '2026-01-01 09:00+09'),
+              ($1, 105, 'not scheduled', 'five_or_more', NULL, NULL, '2026-01-01 09:00+09')
+            """, [.int(Self.tenant)])
+        // October of workplace 101 exists already (scheduled by hand).
+        let byHand = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, tenantId: Self.tenant, workplaceId: 101, on: c)
+        #expect(byHand.count == 1 && byHand[0].created)
+        let ticked = try MonthEndScheduler.tick(today: LocalDate(year: 2026, month: 11, day: 5)!, on: c)
+        let created = Set(try c.query("""
+            SELECT workplace_id || ':' || period_start::text || ':' || pay_date::text FROM payrun.payroll_runs WHERE id = ANY($1)
+            """, [.int64Array(ticked.map(\.runId))]).map { try $0.string(at: 0) })
+        #expect(created == [
+            "101:2026-09-01:2026-10-25", "101:2026-08-01:2026-09-25",   // October existed
+            "102:2026-09-01:2026-10-10", "102:2026-08-01:2026-09-10",   // October due on 11-10
+            "103:2026-10-01:2026-11-10", "103:2026-09-01:2026-10-10",   // August before it existed
+            "104:2026-09-01:2026-10-10", "104:2026-08-01:2026-09-10",   // October due on 11-06
+        ])
+        #expect(ticked.count == 8 && ticked.allSatisfy { $0.created && $0.tenantId == Self.tenant })
+        #expect(Set(ticked.compactMap(\.planJobId)).count == 1 && ticked.allSatisfy { $0.planJobId != nil })
+        let plans = try Self.pendingPayloads(c, kind: PayrollJobKind.plan)
+        #expect(plans.count == 2)  // the hand-scheduled October and the tick's runs
+        if case .array(let ids)? = plans.last?["runIds"] {
+            #expect(Set(ids.compactMap { if case .number(let n) = $0 { return n.int64 } else { return nil } }) == Set(ticked.map(\.runId)))
+        } else {
+            Issue.record("the tick's plan job has no runIds")
+        }
+        // The next day October of 104 is due; nothing else is created again.
+        let nextDay = try MonthEndScheduler.tick(today: LocalDate(year: 2026, month: 11, day: 6)!, on: c)
+        #expect(nextDay.map(\.workplaceId) == [104])
+        #expect(try MonthEndScheduler.tick(today: LocalDate(year: 2026, month: 11, day: 6)!, on: c).isEmpty)
+        #expect(try Self.count(c, "SELECT count(*) FROM payrun.payroll_runs") == 10)
+    }
+
     @Test("a planned run is computed chunk by chunk in any order; the last chunk finalizes it with totals and digest")
     func planChunksFinalize() throws {
         let c = try Self.seededWithoutRun("plan_chunks")

@@ -10,34 +10,39 @@ import PostgresClient
 public enum MonthEndScheduler {
     public static let catchUpMonths = 3
 
-    /// Creates every due run; returns the runs created by this call.
+    /// Creates every due run; returns the runs created by this call (per tenant in workplace order
+    /// within each period, the latest period first).
+    ///
+    /// Per tenant, one transaction: one read of its scheduled workplaces, then one `insertRuns`
+    /// statement per period with any due workplace (at most `catchUpMonths`), whatever the number
+    /// of workplaces — the leader ticks every minute, and one INSERT per workplace and month had
+    /// cost a 1,004-workplace store ≈ 1,000 statements per tick even when every run existed.
     public static func tick(today: LocalDate, on connection: PostgresConnection) throws -> [RunScheduler.Scheduled] {
         var created: [RunScheduler.Scheduled] = []
         for tenant in try RunScheduler.tenantIds(nil, on: connection) {
             try connection.transaction { c in
                 try TenantScope.set(tenant, on: c)
-                var createdHere: [RunScheduler.Scheduled] = []
                 let workplaces = try c.query("""
                     SELECT id, month_end_day, pay_day_of_month, (created_at AT TIME ZONE 'Asia/Seoul')::date
                       FROM payrun.workplaces WHERE tenant_id = $1 AND month_end_day IS NOT NULL ORDER BY id
-                    """, [.int(tenant)])
-                for w in workplaces {
-                    let workplaceId = try w.int64(at: 0)
-                    let day = Int(try w.decode(Int16.self, at: 1))
-                    let payDay = try w.decode(Int16?.self, at: 2).map(Int.init)
-                    let createdOn = DateConversion.localDate(try w.date(at: 3))
-                    var monthStart = today.firstOfMonth
-                    for _ in 0..<catchUpMonths {
-                        let periodStart = monthStart.adding(days: -1).firstOfMonth
-                        let periodEnd = monthStart.adding(days: -1)
-                        let due = monthStart.adding(days: day - 1)
-                        monthStart = periodStart
-                        guard due <= today, periodEnd >= createdOn else { continue }
-                        let inserted = try RunScheduler.insertRuns(
-                            tenantId: tenant, periodStart: periodStart, periodEnd: periodEnd,
-                            runs: [(workplaceId, RunScheduler.defaultPayDate(periodEnd: periodEnd, payDayOfMonth: payDay))], on: c)
-                        if let runId = inserted[workplaceId] {
-                            createdHere.append(RunScheduler.Scheduled(tenantId: tenant, workplaceId: workplaceId, runId: runId,
+                    """, [.int(tenant)]).map { w in
+                    (id: try w.int64(at: 0), day: Int(try w.decode(Int16.self, at: 1)),
+                     payDay: try w.decode(Int16?.self, at: 2).map(Int.init), createdOn: DateConversion.localDate(try w.date(at: 3)))
+                }
+                var createdHere: [RunScheduler.Scheduled] = []
+                var monthStart = today.firstOfMonth
+                for _ in 0..<catchUpMonths {
+                    let periodStart = monthStart.adding(days: -1).firstOfMonth
+                    let periodEnd = monthStart.adding(days: -1)
+                    let due = workplaces.filter { monthStart.adding(days: $0.day - 1) <= today && periodEnd >= $0.createdOn }
+                    monthStart = periodStart
+                    if due.isEmpty { continue }
+                    let inserted = try RunScheduler.insertRuns(
+                        tenantId: tenant, periodStart: periodStart, periodEnd: periodEnd,
+                        runs: due.map { ($0.id, RunScheduler.defaultPayDate(periodEnd: periodEnd, payDayOfMonth: $0.payDay)) }, on: c)
+                    for w in due {
+                        if let runId = inserted[w.id] {
+                            createdHere.append(RunScheduler.Scheduled(tenantId: tenant, workplaceId: w.id, runId: runId,
                                                                       created: true, planJobId: nil))
                         }
                     }
