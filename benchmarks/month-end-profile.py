@@ -131,7 +131,7 @@ def main():
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             watcher = threading.Thread(target=watch_cluster, args=(pgdata, cluster_pids, stop), daemon=True)
             watcher.start()
-        elif perf is not None and re.search(r'\bfloor\b', line):
+        elif perf is not None and re.search(r'\bfloor\b|month-end done', line):
             stop.set()
             perf.send_signal(signal.SIGINT)
             perf.wait()

@@ -77,7 +77,8 @@ struct BenchRunCommand: ParsableCommand {
             BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
             log("\(store.name): payrun month-end, \(threads) threads, chunks of \(chunkSize)…")
             let payrun = try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
-                                                   period: (period.year, period.month), progress: progress)
+                                                   period: (period.year, period.month), progress: progress,
+                                                   log: { log("\(store.name): \($0)") })
             BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
             log("\(store.name): floor…")
             let floor = try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
