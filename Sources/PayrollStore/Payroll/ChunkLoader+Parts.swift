@@ -48,7 +48,7 @@ extension ChunkLoader {
             COPY (SELECT workplace_id, id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
                   FROM payrun.employees
                   WHERE tenant_id = \(tenant) AND id BETWEEN \(lowest) AND \(highest)
-                    AND \(workplaceCondition(parts, workplaceIds: workplaceIds, lowest: lowest, highest: highest))
+                    AND \(workplaceCondition(ranges: parts.map { ($0.from, $0.to) }, workplaceIds: workplaceIds, lowest: lowest, highest: highest))
                     AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(first.periodEnd)))
                     AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(first.periodStart)))
                   ORDER BY id) TO STDOUT (FORMAT binary)
@@ -109,11 +109,11 @@ extension ChunkLoader {
     /// planning 0.68 → 0.09 ms, execution 1.42 → 0.63 ms). Otherwise (parts far apart in a tenant
     /// whose workplaces' ids interleave) the primary-key range would read many employees of other
     /// workplaces, and the plain test lets the planner use the workplace index.
-    static func workplaceCondition(_ parts: [PartSelection], workplaceIds: [Int64], lowest: Int64, highest: Int64) -> String {
+    static func workplaceCondition(ranges: [(from: Int64, to: Int64)], workplaceIds: [Int64], lowest: Int64, highest: Int64) -> String {
         let list = "ANY('{\(workplaceIds.map { String($0) }.joined(separator: ","))}'::bigint[])"
         var covered: Int64 = 0
-        for part in parts {
-            let length = part.to.subtractingReportingOverflow(part.from)
+        for range in ranges {
+            let length = range.to.subtractingReportingOverflow(range.from)
             if length.overflow || length.partialValue < 0 { continue }
             covered = covered.addingReportingOverflow(length.partialValue + 1).partialValue
         }
