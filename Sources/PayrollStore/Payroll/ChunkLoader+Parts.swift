@@ -48,7 +48,7 @@ extension ChunkLoader {
             COPY (SELECT workplace_id, id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
                   FROM payrun.employees
                   WHERE tenant_id = \(tenant) AND id BETWEEN \(lowest) AND \(highest)
-                    AND workplace_id = ANY('{\(workplaceIds.map { String($0) }.joined(separator: ","))}'::bigint[])
+                    AND \(workplaceCondition(ranges: parts.map { ($0.from, $0.to) }, workplaceIds: workplaceIds, lowest: lowest, highest: highest))
                     AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(first.periodEnd)))
                     AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(first.periodStart)))
                   ORDER BY id) TO STDOUT (FORMAT binary)
@@ -100,37 +100,61 @@ extension ChunkLoader {
         return loaded
     }
 
+    /// The employees COPY's condition on the workplace. When the parts' id ranges cover at least
+    /// half of the id span read (a packed job: consecutive chunks of neighbouring workplaces, whose
+    /// ranges tile the span), the workplace test is written `workplace_id + 0 = ANY(…)`, which no
+    /// index matches: the rows come by one range scan of the primary key `(tenant_id, id)`,
+    /// already in id order. Written plainly, the planner took `employees_by_workplace` and sorted
+    /// the rows by id (100,000-employee bench store, a 1,885-employee job of 13 workplaces:
+    /// planning 0.68 → 0.09 ms, execution 1.42 → 0.63 ms). Otherwise (parts far apart in a tenant
+    /// whose workplaces' ids interleave) the primary-key range would read many employees of other
+    /// workplaces, and the plain test lets the planner use the workplace index.
+    static func workplaceCondition(ranges: [(from: Int64, to: Int64)], workplaceIds: [Int64], lowest: Int64, highest: Int64) -> String {
+        let list = "ANY('{\(workplaceIds.map { String($0) }.joined(separator: ","))}'::bigint[])"
+        var covered: Int64 = 0
+        for range in ranges {
+            let length = range.to.subtractingReportingOverflow(range.from)
+            if length.overflow || length.partialValue < 0 { continue }
+            covered = covered.addingReportingOverflow(length.partialValue + 1).partialValue
+        }
+        let span = highest.subtractingReportingOverflow(lowest)
+        if !span.overflow, span.partialValue >= 0, covered > span.partialValue / 2 {
+            return "workplace_id + 0 = " + list
+        }
+        return "workplace_id = " + list
+    }
+
     /// Week start and calendar (national holidays ∪ the workplace's additions − its withdrawals,
     /// as `loadWorkplace`) of each workplace; a missing workplace is an error.
+    ///
+    /// One prepared statement (`workplacesAndHolidaysSQL`: parsed and planned once per
+    /// connection, one round trip) instead of two planned on every job.
     static func loadWorkplaces(tenantId: Int64, workplaceIds: [Int64], windowStart: LocalDate, windowEnd: LocalDate,
                                on connection: PostgresConnection) throws -> [Int64: WorkplaceData] {
         var weekStarts: [Int64: Weekday] = [:]
-        for row in try connection.query("SELECT id, week_start FROM payrun.workplaces WHERE tenant_id = $1 AND id = ANY($2)",
-                                        [.int(tenantId), .int64Array(workplaceIds)]) {
-            weekStarts[try row.int64(at: 0)] = Weekday(key: try row.string(at: 1)) ?? .mon
-        }
-        for id in workplaceIds where weekStarts[id] == nil {
-            throw PayrollStoreError(.notFound, "workplace \(id) does not exist in tenant \(tenantId)")
-        }
         // National rows (workplace NULL) and the workplaces' own rows in the window.
         var national: [HolidayCalendar.Entry] = []
         var own: [Int64: [(entry: HolidayCalendar.Entry, observed: Bool)]] = [:]
-        for row in try connection.query("""
-            SELECT NULL::bigint, h.holiday_date, h.kind::text, h.name::text, true FROM payrun.holidays h
-             WHERE h.holiday_date BETWEEN $3 AND $4
-            UNION ALL
-            SELECT w.workplace_id, w.holiday_date, w.kind::text, w.name::text, w.observed FROM payrun.workplace_holidays w
-             WHERE w.tenant_id = $1 AND w.workplace_id = ANY($2) AND w.holiday_date BETWEEN $3 AND $4
-            """, [.int(tenantId), .int64Array(workplaceIds), .date(DateConversion.postgresDate(windowStart)),
-                  .date(DateConversion.postgresDate(windowEnd))]) {
-            let entry = HolidayCalendar.Entry(date: DateConversion.localDate(try row.date(at: 1)),
-                                              kind: HolidayKind(rawValue: try row.string(at: 2)) ?? .company,
-                                              name: try row.string(at: 3), source: "database")
+        for row in try connection.queryPrepared(workplacesAndHolidaysSQL, [
+            .int(tenantId), .int64Array(workplaceIds), .date(DateConversion.postgresDate(windowStart)),
+            .date(DateConversion.postgresDate(windowEnd)),
+        ]) {
+            // A workplace row: (id, week_start, NULL, …); a holiday row: (workplace or NULL, NULL, date, kind, name, observed).
+            if let weekStart = try row.decode(String?.self, at: 1) {
+                weekStarts[try row.int64(at: 0)] = Weekday(key: weekStart) ?? .mon
+                continue
+            }
+            let entry = HolidayCalendar.Entry(date: DateConversion.localDate(try row.date(at: 2)),
+                                              kind: HolidayKind(rawValue: try row.string(at: 3)) ?? .company,
+                                              name: try row.string(at: 4), source: "database")
             if let workplace = try row.decode(Int64?.self, at: 0) {
-                own[workplace, default: []].append((entry, try row.bool(at: 4)))
+                own[workplace, default: []].append((entry, try row.bool(at: 5)))
             } else {
                 national.append(entry)
             }
+        }
+        for id in workplaceIds where weekStarts[id] == nil {
+            throw PayrollStoreError(.notFound, "workplace \(id) does not exist in tenant \(tenantId)")
         }
         var result: [Int64: WorkplaceData] = [:]
         for id in workplaceIds {
@@ -142,4 +166,18 @@ extension ChunkLoader {
         }
         return result
     }
+
+    /// `loadWorkplaces`' statement: $1 tenant, $2 workplace ids, $3–$4 the window. The workplaces'
+    /// rows (id, week_start — never NULL, `workplaces.week_start` is NOT NULL) first, then the
+    /// national holidays (workplace NULL) and the workplaces' own rows in the window (week_start NULL).
+    static let workplacesAndHolidaysSQL = """
+        SELECT w.id, w.week_start::text, NULL::date, NULL::text, NULL::text, NULL::boolean FROM payrun.workplaces w
+         WHERE w.tenant_id = $1 AND w.id = ANY($2)
+        UNION ALL
+        SELECT NULL::bigint, NULL::text, h.holiday_date, h.kind::text, h.name::text, true FROM payrun.holidays h
+         WHERE h.holiday_date BETWEEN $3 AND $4
+        UNION ALL
+        SELECT w.workplace_id, NULL::text, w.holiday_date, w.kind::text, w.name::text, w.observed FROM payrun.workplace_holidays w
+         WHERE w.tenant_id = $1 AND w.workplace_id = ANY($2) AND w.holiday_date BETWEEN $3 AND $4
+        """
 }

@@ -7,15 +7,18 @@ import PostgresClient
 /// part of a closed or replanned run is skipped, the others go on); the active parts loaded
 /// together (`ChunkLoader.loadParts`, one load per period), computed with one `calculate` call,
 /// their payslips written with one COPY (`PayslipWriter.write(runs:)`) after the parts' chunk
-/// locks were taken; then every part's `run_chunks` row is marked finished and the runs' rows
-/// locked with one statement (`RunFinalizer.markPartsFinished`, with the totals summed here on
-/// the direct-COPY path), and the runs' chunk counts advanced, the runs whose last part was here
-/// finalized and the parts' `finish_us` stored with another (`RunFinalizer.countAndFinalize`).
+/// locks were taken; then every part's `run_chunks` row is marked finished (with its timings,
+/// `finish_us` included) and the runs' rows locked with one statement
+/// (`RunFinalizer.markPartsFinished`, with the totals summed here on the direct-COPY path), and the
+/// runs' chunk counts advanced and the runs whose last part was here finalized with another
+/// (`RunFinalizer.countAndFinalize`, which writes no `run_chunks` row).
 ///
 /// Phase timings: load, compute and write are measured for the whole job and apportioned to the
 /// parts by their employees (rounded down); `shifts_loaded` is each part's own; `finish_us` is the
-/// job's completion of all parts (digests, row updates) up to the statement that finalizes the
-/// runs it finished and stores `finish_us`, apportioned like the others.
+/// job's completion of all parts in the worker (the written totals and digests, the statement's
+/// arrays) up to the completion statement that stores it, apportioned like the others. The two
+/// completion statements themselves are not in it (they were until session 7, when a second
+/// UPDATE of every part's row stored it after them): their time is in the job's duration.
 extension ChunkProcessor {
     /// One part of a packed job, as its payload lists it.
     public struct PartRequest: Sendable, Hashable {
@@ -109,7 +112,7 @@ extension ChunkProcessor {
         // Finish every part with two statements (RunFinalizer.completeChunks), finalizing the runs
         // whose last part this was.
         let totalEmployees = max(computedCount, 1)
-        let completions = active.indices.map { i -> RunFinalizer.PartCompletion in
+        var completions = active.indices.map { i -> RunFinalizer.PartCompletion in
             let share = chunks[i].employees.count
             var completion = RunFinalizer.PartCompletion(
                 runId: active[i].request.runId, chunkNo: active[i].request.chunkNo,
@@ -120,17 +123,16 @@ extension ChunkProcessor {
             if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
             return completion
         }
+        // finish_us: the finish phase up to the completion statement, which stores it with the rest
+        // of the part's row (one UPDATE of each row, not two).
+        let finishedBefore = lap()
+        for i in completions.indices {
+            completions[i].finishMicros = (finishedBefore * chunks[i].employees.count / totalEmployees).wholeMicroseconds
+        }
         let marked = try RunFinalizer.markPartsFinished(tenantId: tenantId, parts: completions, chunksLocked: true, on: connection)
         outcome.partsSummedInWorker = marked.writtenUsed
-        // finish_us: the finish phase up to the last statement, which stores it, counts and finalizes.
-        let finishedBefore = lap()
         outcome.finalizedRunIds = try RunFinalizer.countAndFinalize(
-            tenantId: tenantId, firstFinished: marked.firstFinished,
-            finishTimes: active.indices.map { i in
-                (active[i].request.runId, active[i].request.chunkNo,
-                 (finishedBefore * chunks[i].employees.count / totalEmployees).wholeMicroseconds)
-            },
-            on: connection)
+            tenantId: tenantId, firstFinished: marked.firstFinished, finishTimes: [], on: connection)
         outcome.timings.finish = finishedBefore + lap()
         outcome.partsDone = active.count
         for part in computed {

@@ -32,8 +32,11 @@ extension PayslipWriter {
         }
         // One index probe per run (LATERAL … LIMIT 1 is not flattened into a join): with statistics
         // taken while a large month-end fills `payslips`, the join had been hashed over all of a
-        // tenant's payslips for every job (see RunFinalizer.finalize(tenantId:runIds:)).
-        return try connection.queryOne("""
+        // tenant's payslips for every job (see RunFinalizer.finalize(tenantId:runIds:)). Prepared:
+        // parsed and planned once per connection rather than for every job; row_security_active is
+        // evaluated at each execution, and a change of role replans the statement (the plan cache
+        // keeps the user a plan's row-security quals were made for).
+        return try connection.queryOnePrepared("""
             SELECT row_security_active('payrun.payslips')
                 OR EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to),
                                   LATERAL (SELECT 1 FROM payrun.payslips p

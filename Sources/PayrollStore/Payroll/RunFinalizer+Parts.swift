@@ -20,7 +20,7 @@ import PostgresClient
 ///    were granted, so it sees every other job's chunks of those runs and the runs' newest rows)
 ///    `chunks_done` grows by the number of parts finished for the first time (a rerun part is not
 ///    counted twice), a run whose count reaches its total is finalized from its chunks in the same
-///    UPDATE, and the parts' `finish_us` are stored.
+///    UPDATE (the parts' `finish_us` were stored with step 1: `PartCompletion.finishMicros`).
 ///
 /// Why the worker's totals are the chunk's (migration 0016's invariant: every payslip of a run
 /// in exactly one chunk, a finished chunk's totals equal to its payslips'): the job holds the
@@ -44,6 +44,11 @@ extension RunFinalizer {
         /// What the job wrote for this part, by direct COPY under the chunk's lock (nil: sum the
         /// stored payslips). Used only with `chunksLocked: true`.
         var written: WrittenChunkResult?
+        /// The part's `finish_us`, stored by the completion statement itself (nil: NULL, unless
+        /// `countAndFinalize` stores one). A packed job passes its finish phase up to that
+        /// statement here, so that no second UPDATE of the part's `run_chunks` row is needed (a
+        /// row updated twice in one transaction has its foreign key to `payroll_runs` checked again).
+        public var finishMicros: Int64?
 
         public init(runId: Int64, chunkNo: Int32, loadMicros: Int64, computeMicros: Int64, writeMicros: Int64, shiftsLoaded: Int) {
             self.runId = runId
@@ -59,17 +64,19 @@ extension RunFinalizer {
     /// $2 run, $3 chunk, $4–$7 load/compute/write µs and shifts loaded, $8/$9 the lowest and
     /// highest employee written, $10–$17 the written counts and amounts (`WrittenChunkResult.values`;
     /// $10 = -1: not known, sum the stored payslips); $18 the written digests, 32 bytes per part
-    /// in part order. Returns ('c', run, chunk, 1 if the written totals were used else 0, 1 if
-    /// finished for the first time else 0) per completed part and ('r', run, …) per run locked.
+    /// in part order; $19 the parts' `finish_us` (-1: NULL). Returns ('c', run, chunk, 1 if the
+    /// written totals were used else 0, 1 if finished for the first time else 0) per completed part
+    /// and ('r', run, …) per run locked.
     static let completeChunksSQL = """
         WITH parts AS (
             SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
                                  $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                                 $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[]) WITH ORDINALITY
+                                 $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $19::bigint[]) WITH ORDINALITY
                        AS u(run_id, chunk_no, load_us, compute_us, write_us, shifts_loaded, lo, hi,
-                            ok, failed, warnings, gross, non_taxable, taxable, deductions, net, n)),
+                            ok, failed, warnings, gross, non_taxable, taxable, deductions, net, finish_us, n)),
              before AS (
             SELECT c.run_id, c.chunk_no, c.finished_at IS NULL AS first, k.known, p.load_us, p.compute_us, p.write_us, p.shifts_loaded,
+                   nullif(p.finish_us, -1) AS finish_us,
                    CASE WHEN k.known THEN substring($18::bytea FROM (32 * p.n - 31)::int FOR 32) ELSE d.digest END AS digest,
                    CASE WHEN k.known THEN p.ok ELSE d.ok END AS ok, CASE WHEN k.known THEN p.failed ELSE d.failed END AS failed,
                    CASE WHEN k.known THEN p.warnings ELSE d.warnings END AS warnings,
@@ -96,7 +103,7 @@ extension RunFinalizer {
                SET input_digest = b.digest, employees_done = b.ok, employees_failed = b.failed,
                    warnings_count = b.warnings, gross_won = b.gross, non_taxable_won = b.non_taxable, taxable_won = b.taxable,
                    total_deductions_won = b.deductions, net_won = b.net, finished_at = now(),
-                   load_us = b.load_us, compute_us = b.compute_us, write_us = b.write_us, finish_us = NULL,
+                   load_us = b.load_us, compute_us = b.compute_us, write_us = b.write_us, finish_us = b.finish_us,
                    shifts_loaded = b.shifts_loaded
               FROM before b
              WHERE c.tenant_id = $1 AND c.run_id = b.run_id AND c.chunk_no = b.chunk_no
@@ -153,7 +160,7 @@ extension RunFinalizer {
             .int64Array(parts.map(\.loadMicros)), .int64Array(parts.map(\.computeMicros)),
             .int64Array(parts.map(\.writeMicros)), .int64Array(parts.map { Int64($0.shiftsLoaded) }),
             .int64Array(written.map { $0?.lowestEmployeeId ?? 0 }), .int64Array(written.map { $0?.highestEmployeeId ?? 0 }),
-        ] + (0..<8).map(value) + [.bytea(digests)])
+        ] + (0..<8).map(value) + [.bytea(digests), .int64Array(parts.map { $0.finishMicros ?? -1 })])
         var found = Set<PartKey>()
         var locked = Set<Int64>()
         var firstFinished: [Int64: Int64] = [:]
@@ -189,11 +196,13 @@ extension RunFinalizer {
                                  finishTimes: [(runId: Int64, chunkNo: Int32, finishMicros: Int64)],
                                  on connection: PostgresConnection) throws -> [Int64] {
         if firstFinished.isEmpty && finishTimes.isEmpty { return [] }
-        let rows = try connection.queryPrepared(countAndFinalizeSQL, [
-            .int(tenantId), .int64Array(firstFinished.map(\.runId)), .int64Array(firstFinished.map(\.count)),
-            .int64Array(finishTimes.map(\.runId)), .int64Array(finishTimes.map { Int64($0.chunkNo) }),
-            .int64Array(finishTimes.map(\.finishMicros)),
-        ])
+        let counts: [PostgresValue] = [.int(tenantId), .int64Array(firstFinished.map(\.runId)), .int64Array(firstFinished.map(\.count))]
+        let rows = finishTimes.isEmpty
+            ? try connection.queryPrepared(countAndFinalizeSQL(storingFinishTimes: false), counts)
+            : try connection.queryPrepared(countAndFinalizeSQL(storingFinishTimes: true), counts + [
+                .int64Array(finishTimes.map(\.runId)), .int64Array(finishTimes.map { Int64($0.chunkNo) }),
+                .int64Array(finishTimes.map(\.finishMicros)),
+            ])
         if rows.count != firstFinished.count {
             let seen = Set(try rows.map { try $0.int64(at: 0) })
             let missing = firstFinished.first { !seen.contains($0.runId) }?.runId ?? -1
@@ -203,12 +212,26 @@ extension RunFinalizer {
     }
 
     /// `countAndFinalize`'s statement: $1 tenant; $2 runs, $3 parts finished for the first time;
-    /// $4–$6 finish times (run, chunk, µs). Returns (run, finalized).
-    static let countAndFinalizeSQL = """
+    /// with `storingFinishTimes`, $4–$6 finish times (run, chunk, µs) stored in `run_chunks` by the
+    /// same statement (without: no `run_chunks` row is written). Returns (run, finalized).
+    static func countAndFinalizeSQL(storingFinishTimes: Bool) -> String {
+        storingFinishTimes ? countAndFinalizeStoringFinishTimesSQL : countAndFinalizeOnlySQL
+    }
+
+    private static let countAndFinalizeStoringFinishTimesSQL = """
         WITH finish AS (
             UPDATE payrun.run_chunks c SET finish_us = u.finish_us
               FROM unnest($4::bigint[], $5::bigint[], $6::bigint[]) AS u(run_id, chunk_no, finish_us)
              WHERE c.tenant_id = $1 AND c.run_id = u.run_id AND c.chunk_no = u.chunk_no),
+        \(countAndFinalizeRunsSQL)
+        """
+
+    private static let countAndFinalizeOnlySQL = """
+        WITH \(countAndFinalizeRunsSQL)
+        """
+
+    /// The CTEs after `WITH` and the UPDATE of the runs that both forms of `countAndFinalizeSQL` share.
+    private static let countAndFinalizeRunsSQL = """
              s AS (
             SELECT u.id AS run_id, u.n,
                    \(runSumsOfChunksSQL)

@@ -28,6 +28,8 @@ public final class PostgresConnection {
     var cursorSerial = 0
     /// Statements prepared on this session by `executePrepared`: key (parameter types + SQL) → name.
     var preparedStatementNames: [String: String] = [:]
+    /// The number in the last generated prepared-statement name (names are never reused on a connection).
+    var preparedStatementSerial = 0
 
     /// Connects. `url` is a libpq connection string or URI (`postgresql://user@host:port/db?...`).
     /// With `url == nil`, `DATABASE_URL` is used if set, otherwise libpq's environment variables

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The month-end alone, repeated and alternated between payrun builds: CPU-seconds of the server
+and of the worker, without the floor, the SQL baseline and the compute-scaling steps of `payrun bench`.
+
+Usage (from the repository root, on a store an earlier `payrun bench --employees N --keep-cluster` left):
+
+    URL="postgresql://postgres@localhost:$(cat .pg-bench/port)/payrun_bench_e100000?host=$PWD/.pg-bench"
+    python3 benchmarks/month-end-ab.py .pg-bench/data "$URL" --pairs 6 /tmp/payrun-before .build/release/payrun
+
+For each pair and each build in turn (the order alternates between pairs): TRUNCATE what a
+month-end writes (as `payrun bench` does before its month-end), VACUUM ANALYZE, CHECKPOINT; start
+`<build> worker --threads 2` (PAYRUN_CHUNK_EMPLOYEES_MAX=2000, as the bench); after 1 s, `<build>
+schedule month-end --period 2026-10` and wait (one psql session polling every 100 ms) until every run
+is calculated. Printed per run: wall, CPU-seconds of the cluster (postmaster, its children and
+reaped children) and of the worker process over that span; at the end the mean per build.
+
+The worker's own periodic month-end task would schedule October 2026 by itself at start (the
+seeded workplaces' `month_end_day` is due), one INSERT per workplace: the script sets every
+`month_end_day` to 28 (not due before 28 November) for the runs and restores the values at the end.
+Standard library, Linux /proc and `psql`.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HZ = os.sysconf('SC_CLK_TCK')
+
+
+def stat(pid):
+    with open(f'/proc/{pid}/stat') as f:
+        s = f.read()
+    f = s[s.rindex(')') + 2:].split()
+    return int(f[1]), int(f[11]) + int(f[12]), int(f[13]) + int(f[14])
+
+
+def cluster_cpu(pgdata):
+    with open(os.path.join(pgdata, 'postmaster.pid')) as f:
+        postmaster = int(f.readline())
+    _, own, reaped = stat(postmaster)
+    total = own + reaped
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        try:
+            ppid, t, _ = stat(pid)
+            if ppid == postmaster:
+                total += t
+        except Exception:
+            pass
+    return total / HZ
+
+
+def psql(url, sql):
+    return subprocess.run(['psql', url, '-XAtq', '-c', sql], capture_output=True, text=True, check=True).stdout
+
+
+def month_end(pgdata, url, build):
+    psql(url, 'TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections, '
+              'payrun.payroll_runs, payrun.jobs CASCADE')
+    psql(url, 'VACUUM ANALYZE')
+    psql(url, 'CHECKPOINT')
+    env = dict(os.environ, PAYRUN_CHUNK_EMPLOYEES_MAX='2000')
+    worker = subprocess.Popen([build, 'worker', '--database-url', url, '--threads', '2', '--log-level', 'error',
+                               '--poll-seconds', '1'], env=env)
+    poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        time.sleep(1.0)
+        pg0, w0, t0 = cluster_cpu(pgdata), stat(worker.pid)[1] / HZ, time.time()
+        subprocess.run([build, 'schedule', 'month-end', '--database-url', url, '--period', '2026-10'], check=True,
+                       stdout=subprocess.DEVNULL)
+        while True:
+            poll.stdin.write("SELECT count(*) FILTER (WHERE status NOT IN ('calculated', 'calculated_with_errors')), count(*) "
+                             "FROM payrun.payroll_runs;\n")
+            left, total = poll.stdout.readline().strip().split('|')
+            if int(total) > 0 and int(left) == 0:
+                break
+            if worker.poll() is not None:
+                sys.exit(f'{build} worker exited with status {worker.returncode}')
+            time.sleep(0.1)
+        return time.time() - t0, cluster_cpu(pgdata) - pg0, stat(worker.pid)[1] / HZ - w0
+    finally:
+        poll.stdin.close()
+        poll.wait()
+        worker.send_signal(signal.SIGTERM)
+        worker.wait()
+
+
+def main():
+    args = sys.argv[1:]
+    pairs = 3
+    if '--pairs' in args:
+        k = args.index('--pairs')
+        pairs = int(args[k + 1])
+        del args[k:k + 2]
+    if len(args) < 3:
+        sys.exit(__doc__)
+    pgdata, url, builds = args[0], args[1], args[2:]
+    psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; '
+              'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
+              'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
+    psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+    results = {b: [] for b in builds}
+    try:
+        for pair in range(pairs):
+            order = builds if pair % 2 == 0 else list(reversed(builds))
+            for build in order:
+                wall, server, worker = month_end(pgdata, url, build)
+                results[build].append((wall, server, worker))
+                print(f'{build}: wall {wall:5.2f} s, postgres {server:5.2f} CPU-s, worker {worker:5.2f} CPU-s, '
+                      f'load {os.getloadavg()[0]:.1f}', flush=True)
+    finally:
+        psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
+                  'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
+    for build, runs in results.items():
+        n = max(len(runs), 1)
+        print(f'mean of {len(runs)} {build}: wall {sum(r[0] for r in runs) / n:.2f} s, '
+              f'postgres {sum(r[1] for r in runs) / n:.2f} CPU-s, worker {sum(r[2] for r in runs) / n:.2f} CPU-s')
+
+
+if __name__ == '__main__':
+    main()
