@@ -128,6 +128,9 @@ struct WorkClassifier {
                     // piece by piece below.
                     continue
                 }
+            } else if c.countsOutsidePeriod(shiftEnd: e, workedMinutes: workedMinutes) {
+                // Wholly outside the period (the weeks around it): only the counters move.
+                continue
             }
             if !shifts[i].breaks.isEmpty {
                 var cursor = s
@@ -278,6 +281,22 @@ struct WorkClassifier {
             if firstDayMinutes > 0 { recordCalendarDay(dayKey, minutes: firstDayMinutes) }
             if workedMinutes > firstDayMinutes { recordCalendarDay(dayKey + 1, minutes: workedMinutes - firstDayMinutes) }
         }
+        return true
+    }
+
+    /// Advances the counters by the current shift when all its dates (its start day, outside the
+    /// period, and at most the next) lie outside the period and none is a 휴일, as classifying it
+    /// piece by piece (`work`) would, and records nothing (no piece of it is in the period).
+    /// There every minute counts to the start day's counter, and to the week's only while that
+    /// counter is under the daily limit (`piece` adds beyond it to the day alone, however the
+    /// weekly limit and the day's 소정 split the steps below it). False (nothing done) otherwise.
+    @inline(__always)
+    mutating func countsOutsidePeriod(shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+        let endDay = DayMath.day(ofMinute: shiftEnd - 1)
+        guard endDay <= dayKey + 1, endDay < config.periodStartDay || dayKey > config.periodEndDay,
+              !isHoliday(dayKey), endDay == dayKey || !isHoliday(endDay) else { return false }
+        weekCount += max(0, min(workedMinutes, config.rules.dailyLimitMinutes - dayCount))
+        dayCount += workedMinutes
         return true
     }
 
