@@ -102,7 +102,7 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "daily (일용) withholding cannot apply to a monthly wage", field: "contract.tax")
         }
         // In field order; the field path is a literal, so nothing is allocated unless one fails.
-        func check(_ amount: Int64?, _ field: StaticString) throws(PayrollError) {
+        @inline(__always) func check(_ amount: Int64?, _ field: StaticString) throws(PayrollError) {
             guard let amount, !(0...CalcLimits.amountWonMax).contains(amount) else { return }
             throw PayrollError(.invalidValue, "amount must be 0…\(CalcLimits.amountWonMax)원, got \(amount)", field: "\(field)")
         }
