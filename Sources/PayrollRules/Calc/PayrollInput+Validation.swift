@@ -36,9 +36,11 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "the period has \(days) days; at most \(CalcLimits.periodDaysMax) are allowed",
                                field: "periodEnd")
         }
-        let premiumMonth = periodEnd.firstOfMonth
-        guard premiumMonth >= RuleCoverage.premiumMonthFirst, premiumMonth <= RuleCoverage.premiumMonthLast else {
-            throw PayrollError(.unsupported, "premium month \(premiumMonth.description.prefix(7)) is outside the months the rule tables cover (\(RuleCoverage.premiumMonthsText))",
+        // The premium month (`periodEnd`'s) is covered exactly when `periodEnd` lies in the covered
+        // months' days: compared as day numbers, without taking the date apart (this runs twice
+        // per employee on the batch path); the month itself is built only for the message.
+        guard periodEnd >= RuleCoverage.premiumMonthFirst, periodEnd <= RuleCoverage.premiumMonthsLastDay else {
+            throw PayrollError(.unsupported, "premium month \(periodEnd.firstOfMonth.description.prefix(7)) is outside the months the rule tables cover (\(RuleCoverage.premiumMonthsText))",
                                field: "periodEnd")
         }
         guard payDate >= RuleCoverage.payDateFirst else {
@@ -78,12 +80,18 @@ extension PayrollInput {
         guard contract.wageWon > 0, contract.wageWon <= CalcLimits.amountWonMax else {
             throw PayrollError(.invalidValue, "wage must be 1…\(CalcLimits.amountWonMax)원, got \(contract.wageWon)", field: "contract.wage")
         }
-        // Weekday raw values 0…6 (no `allCases` array per employee on the batch path).
-        for raw in 0..<7 where !(0...1440).contains(contract.scheduleMinutes[raw]) {
-            throw PayrollError(.invalidValue, "scheduled minutes must be 0…1440, got \(contract.scheduleMinutes[raw])",
-                               field: "contract.schedule.\(Weekday(rawValue: raw)?.key ?? String(raw))")
+        // Weekday raw values 0…6 (no `allCases` array per employee on the batch path); the week's
+        // sum (`weeklyScheduledMinutes`) taken in the same pass.
+        var weeklyScheduledMinutes: Int64 = 0
+        for raw in 0..<7 {
+            let minutes = contract.scheduleMinutes[raw]
+            guard minutes >= 0 && minutes <= 1440 else {
+                throw PayrollError(.invalidValue, "scheduled minutes must be 0…1440, got \(minutes)",
+                                   field: "contract.schedule.\(Weekday(rawValue: raw)?.key ?? String(raw))")
+            }
+            weeklyScheduledMinutes += Int64(minutes)
         }
-        if contract.wageType != .hourly, contract.weeklyScheduledMinutes == 0 {
+        if contract.wageType != .hourly, weeklyScheduledMinutes == 0 {
             throw PayrollError(.invalidValue, "a \(contract.wageType.rawValue) wage needs a schedule with scheduled minutes (the hourly rate is derived from it)",
                                field: "contract.schedule")
         }
@@ -94,7 +102,7 @@ extension PayrollInput {
             throw PayrollError(.invalidValue, "daily (일용) withholding cannot apply to a monthly wage", field: "contract.tax")
         }
         // In field order; the field path is a literal, so nothing is allocated unless one fails.
-        func check(_ amount: Int64?, _ field: StaticString) throws(PayrollError) {
+        @inline(__always) func check(_ amount: Int64?, _ field: StaticString) throws(PayrollError) {
             guard let amount, !(0...CalcLimits.amountWonMax).contains(amount) else { return }
             throw PayrollError(.invalidValue, "amount must be 0…\(CalcLimits.amountWonMax)원, got \(amount)", field: "\(field)")
         }

@@ -16,6 +16,7 @@ enum ShiftBreaks {
     /// minutes and the break minutes that count for §54 (those strictly inside the shift: a
     /// break at the very start or end is not "근로시간 도중"). The shift is read in place in its
     /// array: a copy of it retained and released its break array, once per shift of a batch.
+    @inline(__always)
     static func validate(_ shifts: [Shift], index i: Int, defaultBreakMinutes: Int32?)
         throws(PayrollError) -> (totalMinutes: Int64, statutoryMinutes: Int64) {
         let s = shifts[i].start.value, e = shifts[i].end.value

@@ -115,12 +115,24 @@ struct WorkClassifier {
             previousEnd = e
             let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             c.startShift(onDay: startDay)
-            if c.dayKey >= config.periodStartDay && c.dayKey <= config.periodEndDay {
-                c.checkBreak(shiftMinutes: e - s, breaks: breaks)
+            let workedMinutes = e - s - breaks.totalMinutes
+            if startDay >= config.periodStartDay && startDay <= config.periodEndDay {
+                // §54 (the warning's text is built out of line, only when one is due).
+                let required = config.rules.requiredBreakMinutes(netWorkMinutes: workedMinutes)
+                if breaks.statutoryMinutes < required {
+                    c.warnBreakBelowStatutory(netWorkMinutes: workedMinutes, requiredBreakMinutes: required, breaks: breaks)
+                }
+                if c.addsAsRegular(shifts, i, shiftStart: s, shiftEnd: e, breakMinutes: breaks.totalMinutes,
+                                   workedMinutes: workedMinutes) {
+                    // Classified whole (the usual shift, by day or by night); same buckets as
+                    // piece by piece below.
+                    continue
+                }
+            } else if c.countsOutsidePeriod(shiftEnd: e, workedMinutes: workedMinutes) {
+                // Wholly outside the period (the weeks around it): only the counters move.
+                continue
             }
-            if c.addsAsRegularDaytime(shiftStart: s, shiftEnd: e, workedMinutes: e - s - breaks.totalMinutes) {
-                // Classified whole (the usual day shift); same buckets as piece by piece below.
-            } else if !shifts[i].breaks.isEmpty {
+            if !shifts[i].breaks.isEmpty {
                 var cursor = s
                 for b in shifts[i].breaks {
                     c.work(from: cursor, to: b.start.value)
@@ -164,18 +176,17 @@ struct WorkClassifier {
     }
 
     /// Moves the counters to the shift starting on `day` (the shift-start day of its minutes).
+    /// Shifts come in start order, so a day seen before is the current one: its weekday, schedule
+    /// and week are looked up once per day, not once per shift.
+    @inline(__always)
     private mutating func startShift(onDay day: Int64) {
-        if lastShiftStartDay != day {
-            lastShiftStartDay = day
-            out.shiftStartDays.append(day)
-        }
+        guard day != dayKey else { return }
+        dayKey = day
+        dayCount = 0
+        out.shiftStartDays.append(day)
         // One weekday for the day's schedule and its week's start.
         let weekday = DayMath.weekdayIndex(day)
-        if day != dayKey {
-            dayKey = day
-            dayCount = 0
-            dayScheduled = Int64(config.scheduleMinutes[weekday])
-        }
+        dayScheduled = Int64(config.scheduleMinutes[weekday])
         let week = DayMath.weekStartDay(of: day, weekday: weekday, weekStart: config.weekStart)
         if week != weekKey {
             weekKey = week
@@ -183,10 +194,11 @@ struct WorkClassifier {
         }
     }
 
-    private mutating func checkBreak(shiftMinutes: Int64, breaks: (totalMinutes: Int64, statutoryMinutes: Int64)) {
-        let net = shiftMinutes - breaks.totalMinutes
-        let required = config.rules.requiredBreakMinutes(netWorkMinutes: net)
-        guard breaks.statutoryMinutes < required else { return }
+    /// The §54 warning of the current shift, whose statutory break minutes are below `required`
+    /// (unless §54① 단서 waives it). Out of line: most shifts take a long enough break.
+    @inline(never)
+    private mutating func warnBreakBelowStatutory(netWorkMinutes net: Int64, requiredBreakMinutes required: Int64,
+                                                  breaks: (totalMinutes: Int64, statutoryMinutes: Int64)) {
         let date = DayMath.date(dayKey)
         // §54① 단서: the input has no employee-request field, so no request is recorded.
         if BreakWaiver.waives(workDate: date, netWorkMinutes: net, requiredBreakMinutes: required,
@@ -201,28 +213,102 @@ struct WorkClassifier {
     }
 
     /// Records all `workedMinutes` of the current shift as `regular` at once when classifying
-    /// its work intervals piece by piece (`work`) would: the shift lies inside one day's
-    /// [`nightEnd`, `nightStart`) (so no piece is night or on another date), that date is in the
-    /// period and not a 휴일, and the minutes fit under the daily and weekly limits and, where
-    /// part-time excess applies, under the day's scheduled minutes (so every step of `piece` takes
-    /// the `regular` branch with all that is left). The counters advance by the same minutes and
-    /// `record` sums the same amounts into the same entries. False (nothing done) otherwise.
-    /// `workedMinutes` is the shift less its breaks, which lie inside it (checked by `ShiftBreaks`).
-    mutating func addsAsRegularDaytime(shiftStart: Int64, shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+    /// its work intervals piece by piece (`work`) would: every calendar date the shift touches
+    /// (its start day and at most the next) is in the period and not a 휴일, and the minutes fit
+    /// under the daily and weekly limits and, where part-time excess applies, under the day's
+    /// scheduled minutes (so every step of `piece` takes the `regular` branch with all that is
+    /// left). Its night minutes are counted by arithmetic (`nightMinutes(sinceDayStart:)` at the ends of
+    /// the shift and of its breaks) and its minutes per calendar date split at midnight, so the
+    /// counters advance by the same minutes and `record` sums the same amounts into the same
+    /// entries, in the same order. False (nothing done) otherwise. `workedMinutes` is the shift
+    /// less its breaks (`breakMinutes`), which lie inside it (checked by `ShiftBreaks`).
+    @inline(__always)
+    mutating func addsAsRegular(_ shifts: [Shift], _ i: Int, shiftStart: Int64, shiftEnd: Int64, breakMinutes: Int64,
+                                workedMinutes: Int64) -> Bool {
         let rules = config.rules
-        let dayStart = dayKey * DayMath.minutesPerDay
-        guard workedMinutes > 0,
-              shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay,
-              dayKey >= config.periodStartDay, dayKey <= config.periodEndDay,
+        guard workedMinutes > 0, dayKey >= config.periodStartDay, dayKey <= config.periodEndDay,
               dayCount + workedMinutes <= rules.dailyLimitMinutes, weekCount + workedMinutes <= rules.weeklyLimitMinutes,
               !config.partTimeExcessApplies || dayCount + workedMinutes <= dayScheduled,
               !isHoliday(dayKey) else { return false }
+        let dayStart = dayKey * DayMath.minutesPerDay
+        guard shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay else {
+            // Some of it at night or on the next date: out of line (most shifts are day shifts).
+            return addsAsRegularOverNight(shifts, i, shiftStart: shiftStart, shiftEnd: shiftEnd, breakMinutes: breakMinutes,
+                                          workedMinutes: workedMinutes)
+        }
+        // A day shift inside [nightEnd, nightStart) of its date: no night minute, one date.
         dayCount += workedMinutes
         weekCount += workedMinutes
         var add = DayMinutes(day: dayKey)
         add.regular = workedMinutes
         record(add, calendarDay: dayKey, minutes: workedMinutes)
         return true
+    }
+
+    /// `addsAsRegular` of a shift, its guards passed, that is partly at night or runs past
+    /// midnight.
+    @inline(never)
+    private mutating func addsAsRegularOverNight(_ shifts: [Shift], _ i: Int, shiftStart: Int64, shiftEnd: Int64,
+                                                 breakMinutes: Int64, workedMinutes: Int64) -> Bool {
+        let dayStart = dayKey * DayMath.minutesPerDay
+        let midnight = dayStart + DayMath.minutesPerDay
+        if shiftEnd > midnight {
+            guard shiftEnd <= midnight + DayMath.minutesPerDay, dayKey + 1 <= config.periodEndDay,
+                  !isHoliday(dayKey + 1) else { return false }
+        }
+        // Every end below lies in [dayStart, dayStart + 2 days] (breaks lie inside the shift).
+        var night = nightMinutes(sinceDayStart: shiftEnd - dayStart) - nightMinutes(sinceDayStart: shiftStart - dayStart)
+        var firstDayMinutes = min(shiftEnd, midnight) - shiftStart
+        if !shifts[i].breaks.isEmpty {
+            for j in shifts[i].breaks.indices {
+                let b = shifts[i].breaks[j].start.value, be = shifts[i].breaks[j].end.value
+                night -= nightMinutes(sinceDayStart: be - dayStart) - nightMinutes(sinceDayStart: b - dayStart)
+                firstDayMinutes -= max(0, min(be, midnight) - b)
+            }
+        } else if breakMinutes > 0 {
+            let w = ShiftBreaks.centredWindow(shiftStart: shiftStart, shiftEnd: shiftEnd, breakMinutes: breakMinutes)
+            night -= nightMinutes(sinceDayStart: w.end - dayStart) - nightMinutes(sinceDayStart: w.start - dayStart)
+            firstDayMinutes -= max(0, min(w.end, midnight) - w.start)
+        }
+        dayCount += workedMinutes
+        weekCount += workedMinutes
+        var add = DayMinutes(day: dayKey)
+        add.regular = workedMinutes
+        add.night = night
+        recordStartDay(add)
+        if config.collectsCalendarDays {
+            // Piece by piece, each date's pieces are recorded in turn (a date without work none).
+            if firstDayMinutes > 0 { recordCalendarDay(dayKey, minutes: firstDayMinutes) }
+            if workedMinutes > firstDayMinutes { recordCalendarDay(dayKey + 1, minutes: workedMinutes - firstDayMinutes) }
+        }
+        return true
+    }
+
+    /// Advances the counters by the current shift when all its dates (its start day, outside the
+    /// period, and at most the next) lie outside the period and none is a 휴일, as classifying it
+    /// piece by piece (`work`) would, and records nothing (no piece of it is in the period).
+    /// There every minute counts to the start day's counter, and to the week's only while that
+    /// counter is under the daily limit (`piece` adds beyond it to the day alone, however the
+    /// weekly limit and the day's 소정 split the steps below it). False (nothing done) otherwise.
+    @inline(__always)
+    mutating func countsOutsidePeriod(shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+        let endDay = DayMath.day(ofMinute: shiftEnd - 1)
+        guard endDay <= dayKey + 1, endDay < config.periodStartDay || dayKey > config.periodEndDay,
+              !isHoliday(dayKey), endDay == dayKey || !isHoliday(endDay) else { return false }
+        weekCount += max(0, min(workedMinutes, config.rules.dailyLimitMinutes - dayCount))
+        dayCount += workedMinutes
+        return true
+    }
+
+    /// Night minutes ([nightStart, 24:00) ∪ [00:00, nightEnd) of each date) in the first `m`
+    /// minutes (0 … 2 days) from the current shift-start day's midnight: the night minutes of
+    /// [a, b) are `nightMinutes(sinceDayStart: b − dayStart) − nightMinutes(sinceDayStart: a − dayStart)`.
+    @inline(__always)
+    private func nightMinutes(sinceDayStart m: Int64) -> Int64 {
+        let rules = config.rules
+        let perDay = rules.nightEndMinuteOfDay + (DayMath.minutesPerDay - rules.nightStartMinuteOfDay)
+        let (whole, minuteOfDay) = m > DayMath.minutesPerDay ? (perDay, m - DayMath.minutesPerDay) : (0, m)
+        return whole + min(minuteOfDay, rules.nightEndMinuteOfDay) + max(0, minuteOfDay - rules.nightStartMinuteOfDay)
     }
 
     /// Classifies the work interval [from, to) of the current shift.
@@ -301,6 +387,12 @@ struct WorkClassifier {
 
     @inline(__always)
     private mutating func record(_ add: DayMinutes, calendarDay: Int64, minutes: Int64) {
+        recordStartDay(add)
+        if config.collectsCalendarDays { recordCalendarDay(calendarDay, minutes: minutes) }
+    }
+
+    @inline(__always)
+    private mutating func recordStartDay(_ add: DayMinutes) {
         // The period's buckets are the sums of these entries (`finish`).
         if pendingStartDay.day == add.day {
             pendingStartDay.regular += add.regular
@@ -313,13 +405,15 @@ struct WorkClassifier {
             if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
             pendingStartDay = add
         }
-        if config.collectsCalendarDays {
-            if pendingCalendarDay.day == calendarDay {
-                pendingCalendarDay.minutes += minutes
-            } else {
-                if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
-                pendingCalendarDay = (calendarDay, minutes)
-            }
+    }
+
+    @inline(__always)
+    private mutating func recordCalendarDay(_ calendarDay: Int64, minutes: Int64) {
+        if pendingCalendarDay.day == calendarDay {
+            pendingCalendarDay.minutes += minutes
+        } else {
+            if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
+            pendingCalendarDay = (calendarDay, minutes)
         }
     }
 }
