@@ -25,7 +25,7 @@ struct MethodTextBlockTests {
             let lines: [DeductionLine] = MethodTextBlock.with { texts in
                 var lines = builds.map { DeductionLine(code: .incomeTax, base: nil, amount: 1, methodText: texts.text($0)) }
                 let block = texts.finish()
-                #expect(block.utf8.count <= MethodTextBlock.capacityBytes)
+                #expect(block.header <= MethodTextBlock.capacityBytes)
                 for k in lines.indices { lines[k].methodText.attach(to: block) }
                 return lines
             }

@@ -1,5 +1,5 @@
 /// Builds the 계산방법 texts of several lines of one payslip back to back in one stack scratch
-/// and makes one `String` of them all (`finish()`), which each line then holds a range of
+/// and makes one block of them all (`finish()`, one allocation), which each line then holds a range of
 /// (`LineMethod`): one allocation (and one free) per calculator call instead of one per line.
 /// Each text is written by the same `MethodText` calls, into a window of the scratch, so its bytes
 /// are exactly what `MethodText.make` makes of the same calls. A text that does not fit in what is
@@ -39,9 +39,9 @@ struct MethodTextBlock {
         return method
     }
 
-    /// The texts written so far as one `String` (whole UTF-8 by construction, as in `MethodText.make`).
-    func finish() -> String {
-        String(copying: UTF8Span(unchecked: UnsafeBufferPointer(rebasing: scratch[..<used]).span))
+    /// The texts written so far as one block.
+    func finish() -> MethodBlockStorage {
+        MethodBlockStorage.make(UnsafeBufferPointer(rebasing: scratch[..<used]))
     }
 }
 
