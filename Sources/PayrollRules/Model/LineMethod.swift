@@ -1,68 +1,75 @@
 /// The stored 계산방법 text of one earnings or deduction line (`EarningLine.method`,
-/// `DeductionLine.method`): a range of a block (`MethodBlockStorage`) — on the batch path one
-/// block holds the texts of all the lines one calculator made for a payslip, back to back
-/// (`MethodTextBlock`), so the ~5 texts of a side cost one allocation instead of one each, and
-/// one free; a text given as a `String` (public initializers, setters) gets a block of its own.
-/// Encoders read the bytes in place (`withUTF8`) and never make the line's `String`. 16 bytes,
-/// as the `String` it replaces; equality and hashing are those of the text.
+/// `DeductionLine.method`): either a `String` of its own, or a range of a block — one buffer
+/// holding the texts of all the lines one calculator made for a payslip, back to back
+/// (`MethodTextBlock`). The batch path thus makes one allocation for the ~5 texts of a side
+/// instead of one each, and frees one; encoders read the bytes in place (`withUTF8`) and never
+/// make the line's own `String`. Equality and hashing are those of the text, whatever the storage.
 /// `@usableFromInline` so that encoders in other modules read the bytes inlined (a call into the
 /// unspecialized generic `withUTF8` cost more than the text it read).
 @usableFromInline
-struct LineMethod: @unchecked Sendable, Hashable {
-    // Plain fields, not an enum with payloads: reading the block through a borrowed line then
-    // needs no copy of a payload (a retain and release per text, callgrind). `@unchecked
-    // Sendable`: a block is never written after it is made (and `ManagedBuffer` subclasses
-    // cannot conform to `Sendable`).
-    /// The block holding the text at `start`; nil until `attach(to:)` for a pending range.
-    @usableFromInline var block: MethodBlockStorage?
-    @usableFromInline var start: UInt32
-    @usableFromInline var count: UInt32
+struct LineMethod: Sendable, Hashable {
+    /// `@unchecked Sendable`: a block is never written after `MethodBlockStorage.make` (and
+    /// `ManagedBuffer` subclasses cannot conform to `Sendable` themselves).
+    @usableFromInline enum Storage: @unchecked Sendable {
+        /// A text of its own (the public initializers and setters).
+        case text(String)
+        /// `count` bytes at `start` of `block`.
+        case block(MethodBlockStorage, start: UInt32, count: UInt32)
+        /// A range of a block not made yet (`MethodTextBlock` attaches it).
+        case pending(start: UInt32, count: UInt32)
+    }
 
-    /// A text stored in a block of its own.
+    @usableFromInline var storage: Storage
+
+    /// A text stored as its own `String`.
     init(_ text: String) {
-        start = 0
-        guard !text.isEmpty else {  // no block for nothing
-            block = nil
-            count = 0
-            return
-        }
-        var text = text
-        let block = text.withUTF8 { MethodBlockStorage.make($0) }
-        assert(block.header <= Int(UInt32.max), "method text over 4 GiB")
-        self.block = block
-        count = UInt32(truncatingIfNeeded: block.header)
+        storage = .text(text)
     }
 
     /// `count` bytes at `start` of the block `attach(to:)` will set (until then the text is empty).
     init(pendingAt start: Int, count: Int) {
         assert(start >= 0 && count >= 0 && start + count <= Int(UInt32.max), "block range")
-        block = nil
-        self.start = UInt32(truncatingIfNeeded: start)
-        self.count = UInt32(truncatingIfNeeded: count)
+        storage = .pending(start: UInt32(truncatingIfNeeded: start), count: UInt32(truncatingIfNeeded: count))
     }
 
-    /// Sets the block of a text made with `init(pendingAt:count:)` (one without a block yet).
+    /// Sets the block of a text made with `init(pendingAt:count:)`; a text of its own is unchanged.
     @inline(__always)
     mutating func attach(to block: MethodBlockStorage) {
-        if self.block == nil {
+        if case .pending(let start, let count) = storage {
             assert(Int(start) + Int(count) <= block.header, "LineMethod range outside its block")
-            self.block = block
+            storage = .block(block, start: start, count: count)
         }
     }
 
-    /// The text as a `String` (a copy of the bytes).
+    /// The text as a `String`: the stored one, or a copy of the block's range.
     var text: String {
-        withUTF8 { String(decoding: $0, as: UTF8.self) }
+        if case .text(let s) = storage { return s }
+        return withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool {
+        switch storage {
+        case .text(let s): s.isEmpty
+        case .block(_, _, let count), .pending(_, let count): count == 0
+        }
+    }
 
-    /// Runs `body` on the text's UTF-8, in place (through the borrowed line: no retain of the block).
+    /// Runs `body` on the text's UTF-8, in place: a block's bytes are read through the borrowed
+    /// line (no retain and release of the block, no closure of the stdlib's); a text of its own
+    /// through `withContiguousStorageIfAvailable`.
     @inlinable @inline(__always)
     func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard let block else { return body(UnsafeBufferPointer(start: nil, count: 0)) }  // pending
-        return block.withUnsafeMutablePointerToElements { bytes in
-            body(UnsafeBufferPointer(start: bytes + Int(start), count: Int(count)))
+        switch storage {
+        case .block(let block, let start, let count):
+            return block.withUnsafeMutablePointerToElements { bytes in
+                body(UnsafeBufferPointer(start: bytes + Int(start), count: Int(count)))
+            }
+        case .text(let text):
+            if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+            var copy = text  // not native (never on the batch path)
+            return copy.withUTF8(body)
+        case .pending:
+            return body(UnsafeBufferPointer(start: nil, count: 0))
         }
     }
 
