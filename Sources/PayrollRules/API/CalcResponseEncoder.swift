@@ -52,7 +52,7 @@ public enum CalcResponseEncoder {
             if let rate = line.rate { w.member("rate", rate) }
             if let multiplier = line.multiplier { w.member("multiplier", multiplier) }
             w.member("amount", line.amount)
-            w.member("method", line.method)
+            line.withMethodUTF8 { w.member("method", utf8: $0) }  // the bytes, not a String made of them
             w.endObject()
         }
         w.endArray()
@@ -66,7 +66,7 @@ public enum CalcResponseEncoder {
             w.member("code", line.code.rawValue)
             if let base = line.base { w.member("base", base) }
             w.member("amount", line.amount)
-            w.member("method", line.method)
+            line.withMethodUTF8 { w.member("method", utf8: $0) }  // the bytes, not a String made of them
             w.endObject()
         }
         w.endArray()

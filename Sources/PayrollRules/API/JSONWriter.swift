@@ -112,6 +112,18 @@ public struct JSONWriter {
         appendEscapedBody(v)
     }
 
+    /// A string member from its UTF-8 bytes (whole UTF-8, e.g. a line's `withMethodUTF8`): the same
+    /// bytes as `member(k, String(decoding: utf8, as: UTF8.self))`, without making the `String`.
+    public mutating func member(_ k: StaticString, utf8 v: UnsafeBufferPointer<UInt8>) {
+        let comma = separate()
+        appendToken(comma: comma, capacity: k.utf8CodeUnitCount + 4) { p in
+            let n = Self.writeKey(k, to: p)
+            p[n] = UInt8(ascii: "\"")
+            return n + 1
+        }
+        appendEscapedBody(utf8: v)
+    }
+
     public mutating func member(_ k: StaticString, _ v: Rational) { key(k); value(v) }
     public mutating func member(_ k: StaticString, _ v: Bool) { key(k); value(v) }
 
@@ -207,31 +219,34 @@ public struct JSONWriter {
     /// The escaped text of `s` and its closing quote (the opening one is written by the caller).
     private mutating func appendEscapedBody(_ s: String) {
         var s = s
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            var i = Self.firstEscapeCandidate(utf8, from: 0)
-            while i < utf8.count {
-                let c = utf8[i]
-                if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                bytes.append(UInt8(ascii: "\\"))
-                switch c {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              JSONWriter.hex[Int(c >> 4)], JSONWriter.hex[Int(c & 0xF)]])
-                }
-                i += 1
-                runStart = i
+        s.withUTF8 { appendEscapedBody(utf8: $0) }
+    }
+
+    /// `appendEscapedBody` of UTF-8 bytes.
+    private mutating func appendEscapedBody(utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var i = Self.firstEscapeCandidate(utf8, from: 0)
+        while i < utf8.count {
+            let c = utf8[i]
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
+            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            bytes.append(UInt8(ascii: "\\"))
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          JSONWriter.hex[Int(c >> 4)], JSONWriter.hex[Int(c & 0xF)]])
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
+            i += 1
+            runStart = i
         }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         bytes.append(UInt8(ascii: "\""))
     }
 

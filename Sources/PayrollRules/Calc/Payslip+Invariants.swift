@@ -28,7 +28,7 @@ extension Payslip {
         var earningsWon: Int64 = 0
         for line in earnings {
             guard line.amount >= 0 else { throw violated("earnings line \(line.code.rawValue) is negative (\(line.amount))") }
-            guard !line.method.isEmpty else { throw violated("earnings line \(line.code.rawValue) has no method") }
+            guard !line.methodText.isEmpty else { throw violated("earnings line \(line.code.rawValue) has no method") }
             if let minutes = line.minutes, minutes < 0 {
                 throw violated("earnings line \(line.code.rawValue) has negative minutes (\(minutes))")
             }
@@ -41,7 +41,7 @@ extension Payslip {
         var deductionsWon: Int64 = 0
         for line in deductions {
             guard line.amount >= 0 else { throw violated("deduction \(line.code.rawValue) is negative (\(line.amount))") }
-            guard !line.method.isEmpty else { throw violated("deduction \(line.code.rawValue) has no method") }
+            guard !line.methodText.isEmpty else { throw violated("deduction \(line.code.rawValue) has no method") }
             if let base = line.base, base < 0 { throw violated("deduction \(line.code.rawValue) has a negative base (\(base))") }
             deductionsWon &+= line.amount
         }

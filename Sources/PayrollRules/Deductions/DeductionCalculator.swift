@@ -63,21 +63,31 @@ public enum DeductionCalculator {
         return DeductionResult(lines: lines, warnings: [])
     }
 
-    /// The lines of a validated input with its schedules.
+    /// The lines of a validated input with its schedules; their 계산방법 texts share one block.
     static func computeLines(_ input: DeductionInput, _ insurance: InsuranceSchedule, _ withholding: WithholdingSchedule) -> [DeductionLine] {
+        MethodTextBlock.with { texts in
+            var lines = computeLines(input, insurance, withholding, &texts)
+            let block = texts.finish()
+            for k in lines.indices { lines[k].methodText.attach(to: block) }
+            return lines
+        }
+    }
+
+    private static func computeLines(_ input: DeductionInput, _ insurance: InsuranceSchedule, _ withholding: WithholdingSchedule,
+                                     _ texts: inout MethodTextBlock) -> [DeductionLine] {
         let taxable = input.taxableWon
         var lines = [DeductionLine]()
         lines.reserveCapacity(6)
         if input.insurance.nationalPension {
-            lines.append(SocialInsurance.nationalPension(input.insuranceBase.nationalPensionWon, taxable, insurance))
+            lines.append(SocialInsurance.nationalPension(input.insuranceBase.nationalPensionWon, taxable, insurance, &texts))
         }
         if input.insurance.health {
-            let health = SocialInsurance.health(input.insuranceBase.healthWon, taxable, insurance)
+            let health = SocialInsurance.health(input.insuranceBase.healthWon, taxable, insurance, &texts)
             lines.append(health)
-            lines.append(SocialInsurance.longTermCare(health.amount, insurance))
+            lines.append(SocialInsurance.longTermCare(health.amount, insurance, &texts))
         }
         if input.insurance.employment {
-            lines.append(SocialInsurance.employment(input.insuranceBase.employmentWon, taxable, insurance))
+            lines.append(SocialInsurance.employment(input.insuranceBase.employmentWon, taxable, insurance, &texts))
         }
         switch input.tax {
         case .none:
@@ -86,20 +96,20 @@ public enum DeductionCalculator {
             let detail = IncomeTax.simplifiedDetail(monthlyPayWon: taxable, family: input.family,
                                                     children8to20: input.children8to20,
                                                     ratio: input.withholdingRatio, schedule: withholding)
-            appendTaxLines(&lines, withholding, taxable, detail.result.incomeTax, detail.result.localIncomeTax,
-                           method: detail.method(monthlyPayWon: taxable))
+            let method = texts.text { text in detail.write(&text, monthlyPayWon: taxable) }
+            appendTaxLines(&lines, withholding, taxable, detail.result.incomeTax, detail.result.localIncomeTax, method: method, &texts)
         case .business33:
             let withheld = IncomeTax.business33(payWon: taxable, schedule: withholding)
-            let method = MethodText.make { text in
+            let method = texts.text { text in
                 text.won(taxable)
                 text.add("원 × ")
                 text.add(string: withholding.businessRateText)
                 text.add(" (사업소득 원천징수, 10원 미만 절사)")
             }
-            appendTaxLines(&lines, withholding, taxable, withheld.incomeTaxWon, withheld.localIncomeTaxWon, method: method)
+            appendTaxLines(&lines, withholding, taxable, withheld.incomeTaxWon, withheld.localIncomeTaxWon, method: method, &texts)
         case .daily:
             let detail = IncomeTax.dailyDetail(payByDate: input.payByDate, schedule: withholding)
-            let method = MethodText.make { text in
+            let method = texts.text { text in
                 text.add("일용근로소득 ")
                 text.int(detail.taxedDays)
                 text.add("일/")
@@ -114,21 +124,21 @@ public enum DeductionCalculator {
                 if detail.withheld.incomeTaxWon != detail.beforeSmallAmountWon { text.add(" → 1,000원 미만 소액부징수 0원") }
             }
             appendTaxLines(&lines, withholding, taxable, detail.withheld.incomeTaxWon, detail.withheld.localIncomeTaxWon,
-                           method: method)
+                           method: method, &texts)
         }
         return lines
     }
 
     static func appendTaxLines(_ lines: inout [DeductionLine], _ schedule: WithholdingSchedule, _ baseWon: Int64, _ incomeTaxWon: Int64,
-                               _ localIncomeTaxWon: Int64, method: String) {
-        lines.append(DeductionLine(code: .incomeTax, base: baseWon, amount: incomeTaxWon, method: method))
-        let localMethod = MethodText.make { text in
+                               _ localIncomeTaxWon: Int64, method: LineMethod, _ texts: inout MethodTextBlock) {
+        lines.append(DeductionLine(code: .incomeTax, base: baseWon, amount: incomeTaxWon, methodText: method))
+        let localMethod = texts.text { text in
             text.won(incomeTaxWon)
             text.add("원 × ")
             text.add(string: schedule.localRateText)
             text.add(" (10원 미만 절사)")
         }
-        lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon, method: localMethod))
+        lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon, methodText: localMethod))
     }
 
     /// Input checks with calc-api field paths (cheap: a few comparisons).

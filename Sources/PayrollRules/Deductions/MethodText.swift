@@ -15,9 +15,17 @@ struct MethodText {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
     /// Whether a piece was cut at the capacity (then the bytes may end inside a character).
-    private var wasCut = false
+    private(set) var wasCut = false
 
-    private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+    /// A text written into `buffer` (at most `capacityBytes`; a smaller one is a window of a
+    /// `MethodTextBlock`, whose overflow is expected and handled there, so not asserted).
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        assert(buffer.count <= MethodText.capacityBytes, "method text buffer")
+        self.buffer = buffer
+    }
+
+    /// A cut is a bug (asserted) only at the full capacity.
+    private var assertsFit: Bool { buffer.count == MethodText.capacityBytes }
 
     /// Runs `build` on an empty text and returns it as a `String`.
     @inline(__always)
@@ -34,7 +42,7 @@ struct MethodText {
     @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = min(bytes.count, buffer.count - count)
-        assert(n == bytes.count, "method text over \(MethodText.capacityBytes) bytes")
+        assert(n == bytes.count || !assertsFit, "method text over \(MethodText.capacityBytes) bytes")
         if n < bytes.count { wasCut = true }
         guard n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
         (target + count).update(from: source, count: n)
@@ -77,7 +85,7 @@ struct MethodText {
         let length = digitCount + (grouped ? (digitCount - 1) / 3 : 0) + (negative ? 1 : 0)
         guard let target = buffer.baseAddress, length <= buffer.count - count else {
             wasCut = true
-            assertionFailure("method text over \(MethodText.capacityBytes) bytes")
+            assert(!assertsFit, "method text over \(MethodText.capacityBytes) bytes")
             return
         }
         var v = magnitude

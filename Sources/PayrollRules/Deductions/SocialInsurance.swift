@@ -8,7 +8,8 @@ public enum SocialInsurance {
     public static func nationalPension(declaredBaseWon: Int64?, taxableWon: Int64,
                                        premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
         try checkBases(declaredBaseWon, taxableWon)
-        return nationalPension(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
+        let s = try InsuranceSchedule.resolve(premiumMonth)
+        return MethodTextBlock.line { nationalPension(declaredBaseWon, taxableWon, s, &$0) }
     }
 
     /// 건강보험료: clamp(floor10(보수월액 × rate), premium floor, premium cap) — the premium is
@@ -16,20 +17,23 @@ public enum SocialInsurance {
     public static func health(declaredBaseWon: Int64?, taxableWon: Int64,
                               premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
         try checkBases(declaredBaseWon, taxableWon)
-        return health(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
+        let s = try InsuranceSchedule.resolve(premiumMonth)
+        return MethodTextBlock.line { health(declaredBaseWon, taxableWon, s, &$0) }
     }
 
     /// 장기요양보험료: floor10(건강보험료 × ratio) (§2.3, §2.4); its base is the 건강보험료.
     public static func longTermCare(healthPremiumWon: Int64, premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
         try checkBases(nil, healthPremiumWon)
-        return longTermCare(healthPremiumWon, try InsuranceSchedule.resolve(premiumMonth))
+        let s = try InsuranceSchedule.resolve(premiumMonth)
+        return MethodTextBlock.line { longTermCare(healthPremiumWon, s, &$0) }
     }
 
     /// 고용보험 실업급여 보험료: floor10(보수 × rate), no cap or floor.
     public static func employment(declaredBaseWon: Int64?, taxableWon: Int64,
                                   premiumMonth: LocalDate) throws(PayrollError) -> DeductionLine {
         try checkBases(declaredBaseWon, taxableWon)
-        return employment(declaredBaseWon, taxableWon, try InsuranceSchedule.resolve(premiumMonth))
+        let s = try InsuranceSchedule.resolve(premiumMonth)
+        return MethodTextBlock.line { employment(declaredBaseWon, taxableWon, s, &$0) }
     }
 
     static func checkBases(_ declaredBaseWon: Int64?, _ taxableWon: Int64) throws(PayrollError) {
@@ -37,12 +41,13 @@ public enum SocialInsurance {
         if let declaredBaseWon { try DeductionCalculator.checkAmount(declaredBaseWon, "insuranceBase") }
     }
 
-    // MARK: With a resolved schedule (the batch path)
+    // MARK: With a resolved schedule (the batch path), texts into the payslip's block
 
-    static func nationalPension(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+    static func nationalPension(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule,
+                                _ texts: inout MethodTextBlock) -> DeductionLine {
         let reportedWon = declaredBaseWon ?? taxableWon
         guard reportedWon > 0 else {
-            return DeductionLine(code: .nationalPension, base: 0, amount: 0, method: MethodText.make { text in
+            return DeductionLine(code: .nationalPension, base: 0, amount: 0, methodText: texts.text { text in
                 text.add("0원 (기준소득월액 0원")
                 origin(&text, declaredBaseWon, taxableWon)
             })
@@ -51,7 +56,7 @@ public enum SocialInsurance {
         let band = s.pensionBand
         let baseWon = min(max(truncatedWon, band.lowWon), band.highWon)
         let amountWon = Money.floor10(floorProduct(baseWon, s.pensionRate))
-        let method = MethodText.make { text in
+        let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
             text.add(string: s.pensionRateText)
@@ -70,20 +75,21 @@ public enum SocialInsurance {
             text.add(", 10원 미만 절사")
             origin(&text, declaredBaseWon, taxableWon, naming: true)
         }
-        return DeductionLine(code: .nationalPension, base: baseWon, amount: amountWon, method: method)
+        return DeductionLine(code: .nationalPension, base: baseWon, amount: amountWon, methodText: method)
     }
 
-    static func health(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+    static func health(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule,
+                                _ texts: inout MethodTextBlock) -> DeductionLine {
         let baseWon = declaredBaseWon ?? taxableWon
         guard baseWon > 0 else {
-            return DeductionLine(code: .healthInsurance, base: 0, amount: 0, method: MethodText.make { text in
+            return DeductionLine(code: .healthInsurance, base: 0, amount: 0, methodText: texts.text { text in
                 text.add("0원 (보수월액 0원")
                 origin(&text, declaredBaseWon, taxableWon)
             })
         }
         let rawWon = Money.floor10(floorProduct(baseWon, s.healthRate))
         let amountWon = min(max(rawWon, s.healthLimits.lowWon), s.healthLimits.highWon)
-        let method = MethodText.make { text in
+        let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
             text.add(string: s.healthRateText)
@@ -97,31 +103,33 @@ public enum SocialInsurance {
             text.add(" (보수월액, 10원 미만 절사")
             origin(&text, declaredBaseWon, taxableWon)
         }
-        return DeductionLine(code: .healthInsurance, base: baseWon, amount: amountWon, method: method)
+        return DeductionLine(code: .healthInsurance, base: baseWon, amount: amountWon, methodText: method)
     }
 
-    static func longTermCare(_ healthPremiumWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+    static func longTermCare(_ healthPremiumWon: Int64, _ s: InsuranceSchedule,
+                                _ texts: inout MethodTextBlock) -> DeductionLine {
         let amountWon = healthPremiumWon > 0 ? Money.floor10(floorProduct(healthPremiumWon, s.longTermCareRatio)) : 0
-        let method = MethodText.make { text in
+        let method = texts.text { text in
             text.won(healthPremiumWon)
             text.add("원 × ")
             text.add(string: s.longTermCareRatioText)
             text.add(" (건강보험료 × 장기요양 비율, 10원 미만 절사)")
         }
-        return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, method: method)
+        return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, methodText: method)
     }
 
-    static func employment(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule) -> DeductionLine {
+    static func employment(_ declaredBaseWon: Int64?, _ taxableWon: Int64, _ s: InsuranceSchedule,
+                                _ texts: inout MethodTextBlock) -> DeductionLine {
         let baseWon = max(declaredBaseWon ?? taxableWon, 0)
         let amountWon = Money.floor10(floorProduct(baseWon, s.employmentRate))
-        let method = MethodText.make { text in
+        let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
             text.add(string: s.employmentRateText)
             text.add(" (보수, 10원 미만 절사")
             origin(&text, declaredBaseWon, taxableWon)
         }
-        return DeductionLine(code: .employmentInsurance, base: baseWon, amount: amountWon, method: method)
+        return DeductionLine(code: .employmentInsurance, base: baseWon, amount: amountWon, methodText: method)
     }
 
     /// Where the base came from, and the closing parenthesis. Pension names the taxable pay it

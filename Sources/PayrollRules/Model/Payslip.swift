@@ -36,8 +36,13 @@ public struct EarningLine: Sendable, Hashable {
     /// `"1"`, `"0.5"`, …
     public var multiplier: String?
     public var amount: Int64
-    /// 계산방법, e.g. `24h × 10,320원 × 0.5`.
-    public var method: String
+    /// 계산방법, e.g. `24h × 10,320원 × 0.5`. Stored as `methodText` (see `LineMethod`); encoders
+    /// read its bytes with `withMethodUTF8`.
+    public var method: String {
+        get { methodText.text }
+        set { methodText = LineMethod(newValue) }
+    }
+    @usableFromInline var methodText: LineMethod
 
     public init(code: EarningCode, minutes: Int64?, rate: Rational?, multiplier: String?, amount: Int64, method: String) {
         self.code = code
@@ -45,7 +50,7 @@ public struct EarningLine: Sendable, Hashable {
         self.rate = rate
         self.multiplier = multiplier
         self.amount = amount
-        self.method = method
+        self.methodText = LineMethod(method)
     }
 }
 
@@ -63,13 +68,18 @@ public struct DeductionLine: Sendable, Hashable {
     /// The base the amount was computed from (원), when there is one.
     public var base: Int64?
     public var amount: Int64
-    public var method: String
+    /// 계산방법, stored as `methodText` (see `EarningLine.method`).
+    public var method: String {
+        get { methodText.text }
+        set { methodText = LineMethod(newValue) }
+    }
+    @usableFromInline var methodText: LineMethod
 
     public init(code: DeductionCode, base: Int64?, amount: Int64, method: String) {
         self.code = code
         self.base = base
         self.amount = amount
-        self.method = method
+        self.methodText = LineMethod(method)
     }
 }
 

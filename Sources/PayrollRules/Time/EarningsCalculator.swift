@@ -86,85 +86,90 @@ public enum EarningsCalculator {
 
         let pays = Premiums(contract: contract, fiveOrMore: fiveOrMore, rules: rules)
 
-        // Lines.
-        var lines: [EarningLine] = []
-        lines.reserveCapacity(8)
-        func add(_ code: EarningCode, _ minutes: Int64, halves: Int64,
-                 suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) {
-            guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
-                                                 120 * Int128(rate.denominator)) else {
-                throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
-            }
-            let method = MethodText.make { text in
-                text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
-                suffix(&text)
-            }
-            lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                     amount: amount, method: method))
-        }
+        // Lines. Their 계산방법 texts go into one block (one allocation for all of them).
         var salaryExact = Rational.zero
-        if contract.wageType == .monthly {
-            let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
-                                                                employee: input.employee)
-            guard let exact = ExactMath.rational(Int128(contract.wageWon) * Int128(proration.fraction.numerator),
-                                                 Int128(proration.fraction.denominator)) else {
-                throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
-            }
-            salaryExact = exact
-            let method = MethodText.make { text in
-                text.add("월급 ")
-                text.won(contract.wageWon)
-                text.add("원 × ")
-                if proration.terms.count > 1 { text.add("(") }
-                for (i, term) in proration.terms.enumerated() {
-                    if i > 0 { text.add(" + ") }
-                    text.int(Int(term.days))
-                    text.add("/")
-                    text.int(Int(term.ofDays))
+        let lines = try MethodTextBlock.with { (texts: inout MethodTextBlock) throws(PayrollError) -> [EarningLine] in
+            var lines: [EarningLine] = []
+            lines.reserveCapacity(8)
+            func add(_ code: EarningCode, _ minutes: Int64, halves: Int64,
+                     suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) {
+                guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
+                                                     120 * Int128(rate.denominator)) else {
+                    throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
                 }
-                if proration.terms.count > 1 { text.add(")") }
-            }
-            lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
-                                     amount: exact.ceil, method: method))
-            let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
-            if extra > 0 { try add(.basePay, extra, halves: 2) }
-        } else {
-            try add(.basePay, buckets.worked, halves: 2)
-        }
-        if pays.overtime && buckets.overtime > 0 { try add(.overtime, buckets.overtime, halves: rules.overtimePremiumHalves) }
-        if pays.overtime && buckets.partTimeExcess > 0 {
-            try add(.partTimeExcess, buckets.partTimeExcess, halves: rules.overtimePremiumHalves)
-        }
-        if pays.night && buckets.night > 0 { try add(.night, buckets.night, halves: rules.nightPremiumHalves) }
-        if pays.holiday && buckets.holiday > 0 { try add(.holidayWork, buckets.holiday, halves: rules.holidayPremiumHalves) }
-        if pays.holiday && buckets.holidayOver8 > 0 {
-            try add(.holidayWork, buckets.holidayOver8, halves: rules.holidayOver8PremiumHalves)
-        }
-        if weeklyFifths > 0 {
-            guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
-                throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
-            }
-            let method = MethodText.make { text in
-                text.hours(fifthsOfMinute: weekly.fifthsPerWeek)
-                text.add(" × ")
-                text.int(weekly.paidDays.count)
-                text.add("주 × ")
-                text.rate(rate)
-            }
-            lines.append(EarningLine(code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1",
-                                     amount: amount, method: method))
-        }
-        if buckets.paidHoliday > 0 {
-            try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
-                for (i, h) in paidHolidays.enumerated() {
-                    let c = DayMath.date(h.day).components
-                    text.add(i == 0 ? " (" : ", ")
-                    text.pad2(c.month)
-                    text.add("-")
-                    text.pad2(c.day)
+                let method = texts.text { text in
+                    text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
+                    suffix(&text)
                 }
-                text.add(")")
+                lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
+                                         amount: amount, methodText: method))
             }
+            if contract.wageType == .monthly {
+                let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
+                                                                    employee: input.employee)
+                guard let exact = ExactMath.rational(Int128(contract.wageWon) * Int128(proration.fraction.numerator),
+                                                     Int128(proration.fraction.denominator)) else {
+                    throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
+                }
+                salaryExact = exact
+                let method = texts.text { text in
+                    text.add("월급 ")
+                    text.won(contract.wageWon)
+                    text.add("원 × ")
+                    if proration.terms.count > 1 { text.add("(") }
+                    for (i, term) in proration.terms.enumerated() {
+                        if i > 0 { text.add(" + ") }
+                        text.int(Int(term.days))
+                        text.add("/")
+                        text.int(Int(term.ofDays))
+                    }
+                    if proration.terms.count > 1 { text.add(")") }
+                }
+                lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
+                                         amount: exact.ceil, methodText: method))
+                let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
+                if extra > 0 { try add(.basePay, extra, halves: 2) }
+            } else {
+                try add(.basePay, buckets.worked, halves: 2)
+            }
+            if pays.overtime && buckets.overtime > 0 { try add(.overtime, buckets.overtime, halves: rules.overtimePremiumHalves) }
+            if pays.overtime && buckets.partTimeExcess > 0 {
+                try add(.partTimeExcess, buckets.partTimeExcess, halves: rules.overtimePremiumHalves)
+            }
+            if pays.night && buckets.night > 0 { try add(.night, buckets.night, halves: rules.nightPremiumHalves) }
+            if pays.holiday && buckets.holiday > 0 { try add(.holidayWork, buckets.holiday, halves: rules.holidayPremiumHalves) }
+            if pays.holiday && buckets.holidayOver8 > 0 {
+                try add(.holidayWork, buckets.holidayOver8, halves: rules.holidayOver8PremiumHalves)
+            }
+            if weeklyFifths > 0 {
+                guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
+                    throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
+                }
+                let method = texts.text { text in
+                    text.hours(fifthsOfMinute: weekly.fifthsPerWeek)
+                    text.add(" × ")
+                    text.int(weekly.paidDays.count)
+                    text.add("주 × ")
+                    text.rate(rate)
+                }
+                lines.append(EarningLine(code: .weeklyAllowance, minutes: buckets.weeklyAllowance, rate: rate, multiplier: "1",
+                                         amount: amount, methodText: method))
+            }
+            if buckets.paidHoliday > 0 {
+                try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
+                    for (i, h) in paidHolidays.enumerated() {
+                        let c = DayMath.date(h.day).components
+                        text.add(i == 0 ? " (" : ", ")
+                        text.pad2(c.month)
+                        text.add("-")
+                        text.pad2(c.day)
+                    }
+                    text.add(")")
+                }
+            }
+            let block = texts.finish()
+            for k in lines.indices { lines[k].methodText.attach(to: block) }
+            return lines
         }
 
         // Warnings: §54 and minimum wage by date, then omitted statutory allowances.

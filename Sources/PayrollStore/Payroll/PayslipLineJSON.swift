@@ -15,45 +15,54 @@ import PostgresClient
 enum PayslipLineJSON {
     /// `[{code, minutes?, rate?, multiplier?, amount, method}]`.
     static func earnings(_ lines: [EarningLine]) -> [UInt8] {
-        var clean = CleanTexts()
-        let length = earningsLength(lines, &clean)
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = writeEarnings(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+        lines.withUnsafeBufferPointer { lines in
+            var clean = CleanTexts()
+            let length = earningsLength(lines, &clean)
+            return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                count = writeEarnings(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+            }
         }
     }
 
     /// `earnings(lines)` as one `json` field of a binary COPY row, written in place in the row.
     static func earnings(_ lines: [EarningLine], into row: inout BinaryCopyRowEncoder) {
-        var clean = CleanTexts()
-        row.field(byteCount: earningsLength(lines, &clean)) { writeEarnings(lines, clean, into: $0) }
+        lines.withUnsafeBufferPointer { lines in
+            var clean = CleanTexts()
+            row.field(byteCount: earningsLength(lines, &clean)) { writeEarnings(lines, clean, into: $0) }
+        }
     }
 
     /// `[{code, base?, amount, method}]`.
     static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
-        var clean = CleanTexts()
-        let length = deductionsLength(lines, &clean)
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = writeDeductions(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+        lines.withUnsafeBufferPointer { lines in
+            var clean = CleanTexts()
+            let length = deductionsLength(lines, &clean)
+            return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                count = writeDeductions(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+            }
         }
     }
 
     /// `deductions(lines)` as one `json` field of a binary COPY row, written in place in the row.
     static func deductions(_ lines: [DeductionLine], into row: inout BinaryCopyRowEncoder) {
-        var clean = CleanTexts()
-        row.field(byteCount: deductionsLength(lines, &clean)) { writeDeductions(lines, clean, into: $0) }
+        lines.withUnsafeBufferPointer { lines in
+            var clean = CleanTexts()
+            row.field(byteCount: deductionsLength(lines, &clean)) { writeDeductions(lines, clean, into: $0) }
+        }
     }
 
     // MARK: Two passes
 
     /// The first pass of `earnings`: the exact length, noting which texts need no escaping.
     @inline(__always)
-    private static func earningsLength(_ lines: [EarningLine], _ clean: inout CleanTexts) -> Int {
+    private static func earningsLength(_ lines: UnsafeBufferPointer<EarningLine>, _ clean: inout CleanTexts) -> Int {
         var length = 2 + max(lines.count - 1, 0)  // [ ] and the commas between lines
-        // Lines are read in place (`lines[k]`), not copied out (`for line in lines`), which
-        // retained and released each line's texts once per pass.
+        // Lines are read in place (`lines[k]` of the array's buffer: an addressor), not copied out
+        // (`for line in lines`, or a method called on an element of the array), which retained
+        // and released each line's texts once per pass.
         for k in lines.indices {
             length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount)
-            length += clean.scan(lines[k].method)
+            length += lines[k].withMethodUTF8 { clean.scan($0) }
             if let minutes = lines[k].minutes { length += 11 + digits(minutes) }
             if let rate = lines[k].rate { length += 8 + rationalLength(rate) }
             if let multiplier = lines[k].multiplier { length += 15 + clean.scan(multiplier) + 1 }
@@ -64,7 +73,7 @@ enum PayslipLineJSON {
     /// The second pass of `earnings`: writes exactly the length the first pass found into
     /// `buffer` (that length); returns the bytes written.
     @inline(__always) @discardableResult
-    private static func writeEarnings(_ lines: [EarningLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    private static func writeEarnings(_ lines: UnsafeBufferPointer<EarningLine>, _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
         var text = 0  // the texts in the order they were scanned: method, then multiplier
@@ -85,7 +94,7 @@ enum PayslipLineJSON {
             put(",\"amount\":", &p)
             putInteger(lines[k].amount, &p)
             put(",\"method\":\"", &p)
-            putText(lines[k].method, isClean: clean.isClean(methodText), &p)
+            lines[k].withMethodUTF8 { putText($0, isClean: clean.isClean(methodText), &p) }
             put("}", &p)
         }
         put("]", &p)
@@ -96,10 +105,11 @@ enum PayslipLineJSON {
 
     /// The first pass of `deductions` (see `earningsLength`).
     @inline(__always)
-    private static func deductionsLength(_ lines: [DeductionLine], _ clean: inout CleanTexts) -> Int {
+    private static func deductionsLength(_ lines: UnsafeBufferPointer<DeductionLine>, _ clean: inout CleanTexts) -> Int {
         var length = 2 + max(lines.count - 1, 0)
         for k in lines.indices {
-            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount) + clean.scan(lines[k].method)
+            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount)
+            length += lines[k].withMethodUTF8 { clean.scan($0) }
             if let base = lines[k].base { length += 8 + digits(base) }
         }
         return length
@@ -107,7 +117,7 @@ enum PayslipLineJSON {
 
     /// The second pass of `deductions` (see `writeEarnings`).
     @inline(__always) @discardableResult
-    private static func writeDeductions(_ lines: [DeductionLine], _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    private static func writeDeductions(_ lines: UnsafeBufferPointer<DeductionLine>, _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
         put("[", &p)
@@ -119,7 +129,7 @@ enum PayslipLineJSON {
             put(",\"amount\":", &p)
             putInteger(lines[k].amount, &p)
             put(",\"method\":\"", &p)
-            putText(lines[k].method, isClean: clean.isClean(k), &p)
+            lines[k].withMethodUTF8 { putText($0, isClean: clean.isClean(k), &p) }
             put("}", &p)
         }
         put("]", &p)
@@ -218,7 +228,13 @@ enum PayslipLineJSON {
         /// The escaped length of the next text, remembering whether it is clean.
         @inline(__always)
         mutating func scan(_ s: String) -> Int {
-            let (length, isClean) = withUTF8(of: s) { escapedLength($0) }
+            withUTF8(of: s) { scan($0) }
+        }
+
+        /// `scan` of a text's UTF-8 bytes.
+        @inline(__always)
+        mutating func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+            let (length, isClean) = escapedLength(utf8)
             if isClean && scanned < 64 { bits |= 1 << UInt64(scanned) }
             scanned += 1
             return length
@@ -289,42 +305,51 @@ enum PayslipLineJSON {
 
     /// The escaped text and its closing quote; a text the length pass found clean is copied whole.
     private static func putText(_ s: String, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
-        withUTF8(of: s) { utf8 in
-            guard let source = utf8.baseAddress else { return }
-            if isClean {
-                p.update(from: source, count: utf8.count)
-                p += utf8.count
-                return
-            }
-            var runStart = 0
-            var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
-            while i < utf8.count {
-                let c = utf8[i]
-                if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
-                p.update(from: source + runStart, count: i - runStart)
-                p += i - runStart
-                p[0] = UInt8(ascii: "\\")
-                switch c {
-                case UInt8(ascii: "\""): p[1] = UInt8(ascii: "\""); p += 2
-                case UInt8(ascii: "\\"): p[1] = UInt8(ascii: "\\"); p += 2
-                case 0x0A: p[1] = UInt8(ascii: "n"); p += 2
-                case 0x0D: p[1] = UInt8(ascii: "r"); p += 2
-                case 0x09: p[1] = UInt8(ascii: "t"); p += 2
-                case 0x08: p[1] = UInt8(ascii: "b"); p += 2
-                case 0x0C: p[1] = UInt8(ascii: "f"); p += 2
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "0"); p[3] = UInt8(ascii: "0")
-                    p[4] = hex.utf8Start[Int(c >> 4)]; p[5] = hex.utf8Start[Int(c & 0xF)]
-                    p += 6
-                }
-                i += 1
-                runStart = i
-            }
-            p.update(from: source + runStart, count: utf8.count - runStart)
-            p += utf8.count - runStart
-        }
+        withUTF8(of: s) { putText($0, isClean: isClean, &p) }
+    }
+
+    /// `putText` of a text's UTF-8 bytes.
+    private static func putText(_ utf8: UnsafeBufferPointer<UInt8>, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
+        putBody(utf8, isClean: isClean, &p)
         p[0] = UInt8(ascii: "\"")
         p += 1
+    }
+
+    /// The escaped text (a text the length pass found clean is copied whole).
+    @inline(__always)
+    private static func putBody(_ utf8: UnsafeBufferPointer<UInt8>, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        if isClean {
+            p.update(from: source, count: utf8.count)
+            p += utf8.count
+            return
+        }
+        var runStart = 0
+        var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
+        while i < utf8.count {
+            let c = utf8[i]
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
+            p.update(from: source + runStart, count: i - runStart)
+            p += i - runStart
+            p[0] = UInt8(ascii: "\\")
+            switch c {
+            case UInt8(ascii: "\""): p[1] = UInt8(ascii: "\""); p += 2
+            case UInt8(ascii: "\\"): p[1] = UInt8(ascii: "\\"); p += 2
+            case 0x0A: p[1] = UInt8(ascii: "n"); p += 2
+            case 0x0D: p[1] = UInt8(ascii: "r"); p += 2
+            case 0x09: p[1] = UInt8(ascii: "t"); p += 2
+            case 0x08: p[1] = UInt8(ascii: "b"); p += 2
+            case 0x0C: p[1] = UInt8(ascii: "f"); p += 2
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "0"); p[3] = UInt8(ascii: "0")
+                p[4] = hex.utf8Start[Int(c >> 4)]; p[5] = hex.utf8Start[Int(c & 0xF)]
+                p += 6
+            }
+            i += 1
+            runStart = i
+        }
+        p.update(from: source + runStart, count: utf8.count - runStart)
+        p += utf8.count - runStart
     }
 }
