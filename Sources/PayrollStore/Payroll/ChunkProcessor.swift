@@ -83,13 +83,19 @@ public enum ChunkProcessor {
     /// inputs: one array of results per chunk, in its employees' order. Nothing is copied twice:
     /// the employees are not gathered into one chunk first, and the per-part arrays are built
     /// directly (no slices of one array), which spared a retain and a release of every
-    /// employee's input, digest and payslip per copy.
+    /// employee's input, digest and payslip per copy. The employees are read in place by index
+    /// (`for e in employees` copied each one whole, with every array and text of its input, just
+    /// to look at it): the one copy of an input left is the element of the calculator's array.
     public static func computeParts(_ chunks: [LoadedChunk], calculate: Calculate) -> [[ComputedPayslip]] {
+        var total = 0
+        for c in chunks.indices { total += chunks[c].employees.count }
         var inputs: [PayrollInput] = []
-        inputs.reserveCapacity(chunks.reduce(0) { $0 + $1.employees.count })
-        for chunk in chunks {
-            for e in chunk.employees {
-                if case .success(let input) = e.input { inputs.append(input) }
+        inputs.reserveCapacity(total)
+        for c in chunks.indices {
+            chunks[c].employees.withUnsafeBufferPointer { employees in
+                for j in employees.indices {
+                    if case .success(let input) = employees[j].input { inputs.append(input) }
+                }
             }
         }
         let results = calculate(inputs)
@@ -98,23 +104,31 @@ public enum ChunkProcessor {
         // Read in input order by index: a copy retains a payslip's arrays once (released with
         // `results`), cheaper than reversing the array to pop each result off its end (every
         // result is ~170 bytes, swapped through temporaries).
-        var next = results.startIndex
-        return chunks.map { chunk in
-            var computed: [ComputedPayslip] = []
-            computed.reserveCapacity(chunk.employees.count)
-            for e in chunk.employees {
-                let result: Result<Payslip, PayrollError>
-                switch e.input {
-                case .success:
-                    // Present: one result per valid input (checked above).
-                    result = results[next]
-                    next += 1
-                case .failure(let error):
-                    result = .failure(error)
+        var parts: [[ComputedPayslip]] = []
+        parts.reserveCapacity(chunks.count)
+        results.withUnsafeBufferPointer { results in
+            var next = 0
+            for c in chunks.indices {
+                chunks[c].employees.withUnsafeBufferPointer { employees in
+                    var computed: [ComputedPayslip] = []
+                    computed.reserveCapacity(employees.count)
+                    for j in employees.indices {
+                        let result: Result<Payslip, PayrollError>
+                        switch employees[j].input {
+                        case .success:
+                            // Present: one result per valid input (checked above).
+                            result = results[next]
+                            next += 1
+                        case .failure(let error):
+                            result = .failure(error)
+                        }
+                        computed.append(ComputedPayslip(employeeId: employees[j].employeeId, result: result,
+                                                        inputDigest: employees[j].inputDigest))
+                    }
+                    parts.append(computed)
                 }
-                computed.append(ComputedPayslip(employeeId: e.employeeId, result: result, inputDigest: e.inputDigest))
             }
-            return computed
         }
+        return parts
     }
 }
