@@ -172,19 +172,20 @@ extension ChunkLoader {
                 throw PayrollError(.invalidValue, "unknown absence kind '\(text)'", field: "absences[id=\(a.id)].kind")
             }
         }
-        let input = PayrollInput(
+        var input = PayrollInput(
             periodStart: run.periodStart, periodEnd: run.periodEnd, payDate: run.payDate,
             workplace: Workplace(fiveOrMore: run.fiveOrMore, holidays: workplace.calendar),
             employee: Employee(id: String(e.id), birthDate: e.birthDate, hiredOn: e.hiredOn, leftOn: e.leftOn,
                                family: e.family, children8to20: e.children, withholdingRatio: e.ratio),
             contract: contract, shifts: shifts, absences: absences)
         do throws(PayrollError) {
-            // Given up to validation: an input already valid (every one the loader builds
-            // from well-formed rows) comes back as it is, not as a copy.
-            return try (consume input).validatedConsuming()
+            // Validated where it lies: an input already valid (every one the loader builds from
+            // well-formed rows) is kept as it is, not copied (`validated()` returned a copy).
+            try input.validateInPlace()
         } catch {
             throw renamed(error, absenceIds: absenceRows.map(\.id))
         }
+        return input
     }
 
     static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday,

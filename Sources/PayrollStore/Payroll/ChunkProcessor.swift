@@ -98,15 +98,15 @@ public enum ChunkProcessor {
                 }
             }
         }
-        let results = calculate(inputs)
+        var results = calculate(inputs)
         precondition(results.count == inputs.count, "the calculator returned \(results.count) results for \(inputs.count) inputs")
         inputs = []
-        // Read in input order by index: a copy retains a payslip's arrays once (released with
-        // `results`), cheaper than reversing the array to pop each result off its end (every
-        // result is ~170 bytes, swapped through temporaries).
+        // Each result is moved out of `results` into its part, in input order (a copy retained
+        // every array and text of the payslip once more, released with `results`). The moved-out
+        // slots are then filled with a payload-free placeholder, so `results` frees nothing twice.
         var parts: [[ComputedPayslip]] = []
         parts.reserveCapacity(chunks.count)
-        results.withUnsafeBufferPointer { results in
+        results.withUnsafeMutableBufferPointer { results in
             var next = 0
             for c in chunks.indices {
                 chunks[c].employees.withUnsafeBufferPointer { employees in
@@ -117,7 +117,8 @@ public enum ChunkProcessor {
                         switch employees[j].input {
                         case .success:
                             // Present: one result per valid input (checked above).
-                            result = results[next]
+                            precondition(next < results.count, "one result per valid input")
+                            result = (results.baseAddress.unsafelyUnwrapped + next).move()
                             next += 1
                         case .failure(let error):
                             result = .failure(error)
@@ -128,7 +129,15 @@ public enum ChunkProcessor {
                     parts.append(computed)
                 }
             }
+            precondition(next == results.count, "every result was taken")
+            if let base = results.baseAddress, next > 0 {
+                base.initialize(repeating: .failure(movedOutPlaceholder), count: next)
+            }
         }
         return parts
     }
+
+    /// What a result slot of `computeParts` holds once its result was moved out: an error with
+    /// empty texts (no storage to retain or release).
+    private static let movedOutPlaceholder = PayrollError(.unsupported, "")
 }
