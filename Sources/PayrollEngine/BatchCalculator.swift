@@ -32,26 +32,31 @@ public enum BatchCalculator {
         let count = inputs.count
         if count == 0 { return [] }
         let workers = max(1, min(parallelism ?? ProcessInfoCores.active, count))
-        return [Result<Payslip, PayrollError>](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let results = ResultSlots(buffer)
-            if workers == 1 {
-                for i in 0..<count { results.store(compute(inputs[i]), at: i) }
-            } else {
-                let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
-                DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                    let lower = count * slice / slices
-                    let upper = count * (slice + 1) / slices
-                    var calendars = CalendarCopies()
-                    for i in lower..<upper { results.store(compute(calendars.ownCopy(of: inputs, at: i)), at: i) }
+        // The inputs are read in place through their buffer: an element read from the array
+        // for a call was copied first (a retain and a release of each of its arrays and texts).
+        return inputs.withUnsafeBufferPointer { inputs in
+            [Result<Payslip, PayrollError>](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let results = ResultSlots(buffer)
+                if workers == 1 {
+                    for i in 0..<count { results.store(compute(inputs[i]), at: i) }
+                } else {
+                    let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
+                    let shared = InputSlots(inputs)
+                    DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                        let lower = count * slice / slices
+                        let upper = count * (slice + 1) / slices
+                        var calendars = CalendarCopies()
+                        for i in lower..<upper { results.store(compute(calendars.ownCopy(of: shared[i])), at: i) }
+                    }
                 }
+                // Every index of 0..<count was stored once: the slices partition it.
+                initialized = count
             }
-            // Every index of 0..<count was stored once: the slices partition it.
-            initialized = count
         }
     }
 
     @inline(__always)
-    static func compute(_ input: PayrollInput) -> Result<Payslip, PayrollError> {
+    static func compute(_ input: borrowing PayrollInput) -> Result<Payslip, PayrollError> {
         do throws(PayrollError) {
             return .success(try PayrollCalculator.calculate(input))
         } catch {
@@ -79,12 +84,12 @@ struct CalendarCopies {
     /// `inputs[i]` with `workplace.holidays` replaced by this work item's copy of the same calendar.
     /// Built field by field from the array element (a copy of the whole input would retain and
     /// release the shared calendar once more per employee).
-    mutating func ownCopy(of inputs: [PayrollInput], at i: Int) -> PayrollInput {
-        let calendar = own(inputs[i].workplace.holidays)
-        return PayrollInput(periodStart: inputs[i].periodStart, periodEnd: inputs[i].periodEnd, payDate: inputs[i].payDate,
-                            workplace: Workplace(fiveOrMore: inputs[i].workplace.fiveOrMore, holidays: calendar),
-                            employee: inputs[i].employee, contract: inputs[i].contract, shifts: inputs[i].shifts,
-                            absences: inputs[i].absences)
+    mutating func ownCopy(of input: borrowing PayrollInput) -> PayrollInput {
+        let calendar = own(input.workplace.holidays)
+        return PayrollInput(periodStart: input.periodStart, periodEnd: input.periodEnd, payDate: input.payDate,
+                            workplace: Workplace(fiveOrMore: input.workplace.fiveOrMore, holidays: calendar),
+                            employee: input.employee, contract: input.contract, shifts: input.shifts,
+                            absences: input.absences)
     }
 
     private mutating func own(_ calendar: HolidayCalendar?) -> HolidayCalendar {

@@ -85,15 +85,15 @@ extension ChunkLoader {
             guard let workplace = workplaces[run.workplaceId] else {
                 throw PayrollStoreError(.notFound, "workplace \(run.workplaceId) of run \(run.id) does not exist in tenant \(tenant)")
             }
-            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
-                                    shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i], schedules: &schedules)
-            // Digested in place: `try? result.get()` copied the input out (a retain and a
-            // release of each of its arrays) only to hash it.
-            let digest: [UInt8]?
-            if case .success(let input) = result { digest = InputDigest.digest(input) } else { digest = nil }
-            shiftNames.note(result, part: k, position: loaded[k].employees.count, employeeId: e.id, shifts: children.shifts[i])
-            loaded[k].employees.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
+            let employee = loadEmployee(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
+                                        shifts: children.shifts[i], breakWindows: children.breakWindows,
+                                        absences: children.absences[i], schedules: &schedules)
+            // Only a failure (no digest) can name a shift by index.
+            if employee.inputDigest == nil {
+                shiftNames.note(employee.input, part: k, position: loaded[k].employees.count, employeeId: e.id,
+                                shifts: children.shifts[i])
+            }
+            loaded[k].employees.append(employee)
             loaded[k].shiftsLoaded += children.shifts[i].count
         }
         try shiftNames.resolve(tenantId: tenant, in: &loaded, on: connection)

@@ -114,57 +114,78 @@ extension ChunkLoader {
         }
     }
 
-    static func buildInput(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
-                           contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
-                           breakWindows: [BreakRanges.Window?],
-                           absences absenceRows: ArraySlice<AbsenceRow>,
-                           schedules: inout ScheduleArrays) -> Result<PayrollInput, PayrollError> {
+    /// One employee of a chunk: its input built from the rows, validated and digested, or the
+    /// error naming the record and field (`inputDigest` is nil exactly then). The input is never
+    /// copied on the way (validated as it is, hashed where it lies, moved into the result): each
+    /// copy retained and released every array and text of it once more.
+    static func loadEmployee(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
+                             contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
+                             breakWindows: [BreakRanges.Window?],
+                             absences absenceRows: ArraySlice<AbsenceRow>,
+                             schedules: inout ScheduleArrays) -> LoadedEmployee {
         do throws(PayrollError) {
-            let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
-            // By index: no copy of a contract row (and of its texts) per contract looked at.
-            var inForce: Int?
-            var inForceCount = 0
-            for k in contracts.indices where contracts[k].contains(referenceDate) {
-                if inForce == nil { inForce = k }
-                inForceCount += 1
-            }
-            guard let inForceIndex = inForce else {
-                throw PayrollError(.missingField, "no contract in force on \(referenceDate) (the period's last employed day)", field: "contract")
-            }
-            guard inForceCount == 1 else {
-                let ids = contracts.filter { $0.contains(referenceDate) }.map { String($0.id) }
-                throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
-                                   field: "contract")
-            }
-            let contract = try makeContract(contracts[inForceIndex], workplaceWeekStart: workplace.weekStart, schedules: &schedules)
-            var shifts: [Shift] = []
-            shifts.reserveCapacity(shiftRows.count)
-            for (k, s) in shiftRows.enumerated() {
-                shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
-            }
-            var absences: [Absence] = []
-            if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }
-            for a in absenceRows {
-                switch a.kind {
-                case .known(let kind): absences.append(Absence(date: a.date, kind: kind))
-                case .unknown(let text):
-                    throw PayrollError(.invalidValue, "unknown absence kind '\(text)'", field: "absences[id=\(a.id)].kind")
-                }
-            }
-            let input = PayrollInput(
-                periodStart: run.periodStart, periodEnd: run.periodEnd, payDate: run.payDate,
-                workplace: Workplace(fiveOrMore: run.fiveOrMore, holidays: workplace.calendar),
-                employee: Employee(id: String(e.id), birthDate: e.birthDate, hiredOn: e.hiredOn, leftOn: e.leftOn,
-                                   family: e.family, children8to20: e.children, withholdingRatio: e.ratio),
-                contract: contract, shifts: shifts, absences: absences)
-            do throws(PayrollError) {
-                return .success(try input.validated())
-            } catch {
-                throw renamed(error, absenceIds: absenceRows.map(\.id))
-            }
+            let input = try validatedInput(run: run, workplace: workplace, employee: e, contracts: contracts, shifts: shiftRows,
+                                           breakWindows: breakWindows, absences: absenceRows, schedules: &schedules)
+            // Hashed where it lies, then moved into the result.
+            let digest = InputDigest.digest(input)
+            return LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: .success(input), inputDigest: digest)
         } catch {
-            return .failure(error)
+            return LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: .failure(error), inputDigest: nil)
         }
+    }
+
+    /// The validated input built from one employee's rows (`loadEmployee`), or the first problem
+    /// naming its record and field.
+    static func validatedInput(run: PayrollRun, workplace: WorkplaceData, employee e: EmployeeRow,
+                               contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
+                               breakWindows: [BreakRanges.Window?],
+                               absences absenceRows: ArraySlice<AbsenceRow>,
+                               schedules: inout ScheduleArrays) throws(PayrollError) -> PayrollInput {
+        let referenceDate = min(run.periodEnd, e.leftOn ?? run.periodEnd)
+        // By index: no copy of a contract row (and of its texts) per contract looked at.
+        var inForce: Int?
+        var inForceCount = 0
+        for k in contracts.indices where contracts[k].contains(referenceDate) {
+            if inForce == nil { inForce = k }
+            inForceCount += 1
+        }
+        guard let inForceIndex = inForce else {
+            throw PayrollError(.missingField, "no contract in force on \(referenceDate) (the period's last employed day)", field: "contract")
+        }
+        guard inForceCount == 1 else {
+            let ids = contracts.filter { $0.contains(referenceDate) }.map { String($0.id) }
+            throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
+                               field: "contract")
+        }
+        let contract = try makeContract(contracts[inForceIndex], workplaceWeekStart: workplace.weekStart, schedules: &schedules)
+        var shifts: [Shift] = []
+        shifts.reserveCapacity(shiftRows.count)
+        for (k, s) in shiftRows.enumerated() {
+            shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
+        }
+        var absences: [Absence] = []
+        if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }
+        for a in absenceRows {
+            switch a.kind {
+            case .known(let kind): absences.append(Absence(date: a.date, kind: kind))
+            case .unknown(let text):
+                throw PayrollError(.invalidValue, "unknown absence kind '\(text)'", field: "absences[id=\(a.id)].kind")
+            }
+        }
+        var input = PayrollInput(
+            periodStart: run.periodStart, periodEnd: run.periodEnd, payDate: run.payDate,
+            workplace: Workplace(fiveOrMore: run.fiveOrMore, holidays: workplace.calendar),
+            employee: Employee(id: String(e.id), birthDate: e.birthDate, hiredOn: e.hiredOn, leftOn: e.leftOn,
+                               family: e.family, children8to20: e.children, withholdingRatio: e.ratio),
+            contract: contract, shifts: shifts, absences: absences)
+        do throws(PayrollError) {
+            // Validated where it lies: an input already valid (every one the loader builds from
+            // well-formed rows) is kept as it is, not copied (`validated()` returned a copy).
+            try input.validateInPlace()
+        } catch {
+            throw renamed(error, absenceIds: absenceRows.map(\.id))
+        }
+        return input
     }
 
     static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday,

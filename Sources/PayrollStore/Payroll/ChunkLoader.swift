@@ -57,15 +57,14 @@ public enum ChunkLoader {
         var shiftNames = ShiftNames()
         var schedules = ScheduleArrays()
         for (i, e) in employees.enumerated() {
-            let result = buildInput(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
-                                    shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                    absences: children.absences[i], schedules: &schedules)
-            shiftNames.note(result, position: i, employeeId: e.id, shifts: children.shifts[i])
-            // Digested in place: `try? result.get()` copied the input out (a retain and a
-            // release of each of its arrays) only to hash it.
-            let digest: [UInt8]?
-            if case .success(let input) = result { digest = InputDigest.digest(input) } else { digest = nil }
-            loaded.append(LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: result, inputDigest: digest))
+            let employee = loadEmployee(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
+                                        shifts: children.shifts[i], breakWindows: children.breakWindows,
+                                        absences: children.absences[i], schedules: &schedules)
+            // Only a failure (no digest) can name a shift by index.
+            if employee.inputDigest == nil {
+                shiftNames.note(employee.input, position: i, employeeId: e.id, shifts: children.shifts[i])
+            }
+            loaded.append(employee)
         }
         var missing: [Int64] = []
         if case .one(let id) = selection, !employees.contains(where: { $0.id == id }) { missing.append(id) }

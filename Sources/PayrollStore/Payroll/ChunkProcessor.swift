@@ -83,38 +83,61 @@ public enum ChunkProcessor {
     /// inputs: one array of results per chunk, in its employees' order. Nothing is copied twice:
     /// the employees are not gathered into one chunk first, and the per-part arrays are built
     /// directly (no slices of one array), which spared a retain and a release of every
-    /// employee's input, digest and payslip per copy.
+    /// employee's input, digest and payslip per copy. The employees are read in place by index
+    /// (`for e in employees` copied each one whole, with every array and text of its input, just
+    /// to look at it): the one copy of an input left is the element of the calculator's array.
     public static func computeParts(_ chunks: [LoadedChunk], calculate: Calculate) -> [[ComputedPayslip]] {
+        var total = 0
+        for c in chunks.indices { total += chunks[c].employees.count }
         var inputs: [PayrollInput] = []
-        inputs.reserveCapacity(chunks.reduce(0) { $0 + $1.employees.count })
-        for chunk in chunks {
-            for e in chunk.employees {
-                if case .success(let input) = e.input { inputs.append(input) }
+        inputs.reserveCapacity(total)
+        for c in chunks.indices {
+            chunks[c].employees.withUnsafeBufferPointer { employees in
+                for j in employees.indices {
+                    if case .success(let input) = employees[j].input { inputs.append(input) }
+                }
             }
         }
-        let results = calculate(inputs)
+        var results = calculate(inputs)
         precondition(results.count == inputs.count, "the calculator returned \(results.count) results for \(inputs.count) inputs")
         inputs = []
-        // Read in input order by index: a copy retains a payslip's arrays once (released with
-        // `results`), cheaper than reversing the array to pop each result off its end (every
-        // result is ~170 bytes, swapped through temporaries).
-        var next = results.startIndex
-        return chunks.map { chunk in
-            var computed: [ComputedPayslip] = []
-            computed.reserveCapacity(chunk.employees.count)
-            for e in chunk.employees {
-                let result: Result<Payslip, PayrollError>
-                switch e.input {
-                case .success:
-                    // Present: one result per valid input (checked above).
-                    result = results[next]
-                    next += 1
-                case .failure(let error):
-                    result = .failure(error)
+        // Each result is moved out of `results` into its part, in input order (a copy retained
+        // every array and text of the payslip once more, released with `results`). The moved-out
+        // slots are then filled with a payload-free placeholder, so `results` frees nothing twice.
+        var parts: [[ComputedPayslip]] = []
+        parts.reserveCapacity(chunks.count)
+        results.withUnsafeMutableBufferPointer { results in
+            var next = 0
+            for c in chunks.indices {
+                chunks[c].employees.withUnsafeBufferPointer { employees in
+                    var computed: [ComputedPayslip] = []
+                    computed.reserveCapacity(employees.count)
+                    for j in employees.indices {
+                        let result: Result<Payslip, PayrollError>
+                        switch employees[j].input {
+                        case .success:
+                            // Present: one result per valid input (checked above).
+                            precondition(next < results.count, "one result per valid input")
+                            result = (results.baseAddress.unsafelyUnwrapped + next).move()
+                            next += 1
+                        case .failure(let error):
+                            result = .failure(error)
+                        }
+                        computed.append(ComputedPayslip(employeeId: employees[j].employeeId, result: result,
+                                                        inputDigest: employees[j].inputDigest))
+                    }
+                    parts.append(computed)
                 }
-                computed.append(ComputedPayslip(employeeId: e.employeeId, result: result, inputDigest: e.inputDigest))
             }
-            return computed
+            precondition(next == results.count, "every result was taken")
+            if let base = results.baseAddress, next > 0 {
+                base.initialize(repeating: .failure(movedOutPlaceholder), count: next)
+            }
         }
+        return parts
     }
+
+    /// What a result slot of `computeParts` holds once its result was moved out: an error with
+    /// empty texts (no storage to retain or release).
+    private static let movedOutPlaceholder = PayrollError(.unsupported, "")
 }
