@@ -71,6 +71,44 @@ struct BenchCommandTests {
         #expect((Self.number(size, "computeScaling", "employees") ?? 0) > 0)
     }
 
+    @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")
+    func benchRepeated() throws {
+        let server = try TestDatabase.serverURL()
+        defer {
+            if let admin = try? PostgresConnection(url: server) {
+                _ = try? admin.execute("DROP DATABASE IF EXISTS payrun_bench_e150 WITH (FORCE)")
+                admin.close()
+            }
+        }
+        guard let run = try PayrunBinary.run(
+            ["bench", "--employees", "150", "--tenants", "2", "--threads", "2", "--chunk-size", "50", "--repeat", "3", "--json",
+             "--compute-sample", "100", "--database-url", server,
+             "--baseline-sql", Self.repository.appendingPathComponent("benchmarks/sql-baseline.sql").path], input: "") else { return }
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "payrun month-end (").count - 1 == 3, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        guard let size = (object?["sizes"] as? [[String: Any]])?.first else { Issue.record("no size"); return }
+        #expect(Self.number(size, "repetitions") == 3)
+        let walls = (size["payrunWallSecondsAll"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let floors = (size["floorWallSecondsAll"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(walls.count == 3 && floors.count == 3)
+        #expect(walls.allSatisfy { $0 > 0 } && floors.allSatisfy { $0 > 0 })
+        // The reported times are the medians of the three.
+        if walls.count == 3, floors.count == 3 {
+            #expect(abs((Self.number(size, "payrun", "wallSeconds") ?? 0) - walls.sorted()[1]) < 0.0015)
+            #expect(abs((Self.number(size, "floor", "wallSeconds") ?? 0) - floors.sorted()[1]) < 0.0015)
+        }
+        // Each month-end started from a clean slate: one payslip per computed employee, every run calculated once.
+        let computed = Self.number(size, "employeesComputed") ?? 0
+        #expect(computed >= 100 && computed <= 150)
+        #expect(Self.number(size, "payrun", "payslips") == computed)
+        #expect(Self.number(size, "floor", "payslipsIn") == computed)
+        #expect(Self.number(size, "payrun", "runsCalculated") == Self.number(size, "payrun", "runs"))
+        let database = try PostgresConnection(url: PostgresConnectionString.replacingDatabase(in: server, with: "payrun_bench_e150"))
+        defer { database.close() }
+        #expect(try database.queryOne("SELECT count(*) FROM payrun.payroll_runs")?.int64(at: 0) == Int64(Self.number(size, "payrun", "runs") ?? -1))
+    }
+
     @Test("bench queue --json with tiny counts: empty and recalculation jobs at 1 and 2 threads, ordered latency percentiles")
     func benchQueue() throws {
         let server = try TestDatabase.serverURL()

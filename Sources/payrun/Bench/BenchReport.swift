@@ -9,6 +9,9 @@ struct BenchEntry {
     var floor: FloorMeasurement
     var baseline: BaselineMeasurement
     var scaling: ComputeScaling
+    /// Every repetition's wall time (`--repeat`), in the order run; `payrun` and `floor` are the medians.
+    var payrunWallSeconds: [Double] = []
+    var floorWallSeconds: [Double] = []
     var loadAverage: String? = MachineInfo.current(repository: nil).loadAverage
 
     var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
@@ -39,6 +42,9 @@ struct BenchEntry {
             "shifts": store.shifts,
             "threads": threads,
             "chunkSize": chunkSize,
+            "repetitions": max(1, payrunWallSeconds.count),
+            "payrunWallSecondsAll": payrunWallSeconds.map(round3),
+            "floorWallSecondsAll": floorWallSeconds.map(round3),
             "payrun": [
                 "wallSeconds": round3(payrun.wallSeconds),
                 "employeesPerSecond": round1(employeesPerSecond),
@@ -111,6 +117,12 @@ struct BenchReport {
                                 e.store.employees, e.payrun.employees, e.store.shifts, e.payrun.wallSeconds, e.employeesPerSecond, e.shiftsPerSecond, phaseText,
                                 e.payrun.peakRSSKiB.map { String($0 / 1024) } ?? "–", e.scaling.speedUp, e.scaling.threads,
                                 e.scaling.employees, e.floor.wallSeconds, e.floorRatio, e.baseline.wallSeconds, e.baselineRatio))
+        }
+        for e in entries where e.payrunWallSeconds.count > 1 {
+            lines.append("")
+            lines.append("\(e.store.employees): medians of \(e.payrunWallSeconds.count) alternated runs; payrun "
+                         + e.payrunWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s; floor "
+                         + e.floorWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s")
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "

@@ -39,6 +39,9 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .customLong("baseline-sql"), help: ArgumentHelp("The SQL baseline (default: benchmarks/sql-baseline.sql of this repository).", valueName: "path"))
     var baselineSQL: String?
     @Option(name: .customLong("compute-sample"), help: "Employees loaded for the compute-scaling measurement.") var computeSample: Int = 50_000
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Month-end and floor measurements per size, alternated (month-end, floor, month-end, …); the median of each counts (the lower middle one for an even count), every wall time is in the JSON.",
+        valueName: "n")) var repetitions: Int = 1
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
     func sizes() throws -> [Int] {
@@ -52,8 +55,9 @@ struct BenchRunCommand: ParsableCommand {
 
     func validate() throws {
         _ = try sizes()
-        guard tenants >= 1, (1...64).contains(threads ?? 1), chunkSize >= 1, shiftsPerEmployee >= 0, computeSample >= 1 else {
-            throw ValidationError("--tenants ≥ 1, --threads 1…64, --chunk-size ≥ 1, --shifts-per-employee ≥ 0, --compute-sample ≥ 1")
+        guard tenants >= 1, (1...64).contains(threads ?? 1), chunkSize >= 1, shiftsPerEmployee >= 0, computeSample >= 1,
+              (1...100).contains(repetitions) else {
+            throw ValidationError("--tenants ≥ 1, --threads 1…64, --chunk-size ≥ 1, --shifts-per-employee ≥ 0, --compute-sample ≥ 1, --repeat 1…100")
         }
     }
 
@@ -74,22 +78,32 @@ struct BenchRunCommand: ParsableCommand {
             let spec = SeedSpec(tenants: min(tenants, size), employees: size, shiftsPerEmployee: shiftsPerEmployee, seed: seed, period: period)
             let store = try BenchStore.prepare(spec, server: bench, log: log, progress: progress)
             let periodEnd = period.adding(days: LocalDate.daysInMonth(year: period.year, month: period.month) - 1)
-            BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
-            log("\(store.name): payrun month-end, \(threads) threads, chunks of \(chunkSize)…")
-            let payrun = try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
-                                                   period: (period.year, period.month), progress: progress,
-                                                   log: { log("\(store.name): \($0)") })
-            BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
-            log("\(store.name): floor…")
-            let floor = try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
-                                                 progress: progress)
+            var payruns: [PayrunMeasurement] = []
+            var floors: [FloorMeasurement] = []
+            for repetition in 1...repetitions {
+                let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
+                if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
+                BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
+                log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)…")
+                payruns.append(try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
+                                                         period: (period.year, period.month), progress: progress,
+                                                         log: { log("\(store.name): \($0)") }))
+                BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
+                log("\(store.name): floor\(of)…")
+                floors.append(try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
+                                                       progress: progress))
+            }
+            var payrun = median(payruns, by: \.wallSeconds)
+            payrun.peakRSSKiB = payruns.compactMap(\.peakRSSKiB).max()
+            let floor = median(floors, by: \.wallSeconds)
             BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
             log("\(store.name): SQL baseline…")
             let peer = try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
             log("\(store.name): compute scaling…")
             let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample, log: log)
             let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
-                                   scaling: scaling)
+                                   scaling: scaling, payrunWallSeconds: payruns.map(\.wallSeconds),
+                                   floorWallSeconds: floors.map(\.wallSeconds))
             log(entry.oneLine)
             entries.append(entry)
         }
@@ -100,4 +114,11 @@ struct BenchRunCommand: ParsableCommand {
             print(report.table())
         }
     }
+}
+
+/// The median measurement by `key`: the middle one, the lower middle one of an even count.
+func median<T>(_ values: [T], by key: (T) -> Double) -> T {
+    precondition(!values.isEmpty, "median of nothing")
+    let sorted = values.sorted { key($0) < key($1) }
+    return sorted[(sorted.count - 1) / 2]
 }

@@ -24,6 +24,22 @@ struct BenchStore {
         "tenants=\(spec.tenants) employees=\(spec.employees) shiftsPerEmployee=\(spec.shiftsPerEmployee) seed=\(spec.seed) period=\(spec.period)"
     }
 
+    /// Removes what a month-end wrote (payslips, runs, chunks, jobs), leaving the seeded data.
+    static func removeMonthEnd(on connection: PostgresConnection) throws {
+        try connection.executeScript("""
+            TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections,
+                     payrun.payroll_runs, payrun.jobs CASCADE;
+            """)
+    }
+
+    /// Before a repeated month-end: what the last one wrote removed, then VACUUM ANALYZE, as after `prepare`.
+    static func resetForMonthEnd(url: String) throws {
+        let connection = try PostgresConnection(url: url)
+        defer { connection.close() }
+        try removeMonthEnd(on: connection)
+        try connection.execute("VACUUM ANALYZE")
+    }
+
     static func prepare(_ spec: SeedSpec, server: BenchServer, log: (String) -> Void, progress: TerminalProgress) throws -> BenchStore {
         let name = databaseName(spec)
         let url = server.url(database: name)
@@ -36,9 +52,8 @@ struct BenchStore {
             let connection = try PostgresConnection(url: url)
             defer { connection.close() }
             try Migrator().migrate(connection)  // a store seeded by an older payrun
+            try removeMonthEnd(on: connection)
             try connection.executeScript("""
-                TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections,
-                         payrun.payroll_runs, payrun.jobs CASCADE;
                 DROP TABLE IF EXISTS payrun_bench.floor_payslips;
                 DROP TABLE IF EXISTS payrun_bench.sql_baseline_result;
                 """)

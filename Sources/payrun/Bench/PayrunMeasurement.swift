@@ -57,7 +57,11 @@ struct PayrunMeasurement {
 
         let clock = ContinuousClock()
         let started = clock.now
-        _ = try RunScheduler.scheduleMonthEnd(year: period.year, month: period.month, on: connection)
+        let scheduled = try RunScheduler.scheduleMonthEnd(year: period.year, month: period.month, on: connection)
+        // Runs left by an earlier month-end would be found, not created, and nothing measured.
+        guard scheduled.contains(where: \.created) else {
+            throw CommandFailure("no month-end run was created for \(period.year)-\(period.month): the store already holds them")
+        }
         var lastReport = started
         // After each job of the in-process pool finishes (else every 100 ms) the bench asks the
         // queue whether any job is left — the jobs table holds a few hundred rows. The runs table
