@@ -95,7 +95,13 @@ final class PrivateCluster {
         return output.split(separator: "\n").last.map(String.init) ?? ""
     }
 
-    func remove() { _ = try? run("remove") }
+    /// Stops and deletes the cluster; a failure is recorded against the test, not swallowed (a
+    /// cluster left running in /tmp outlives the test run).
+    func remove() {
+        do { try run("remove") } catch {
+            Issue.record("the private cluster \(directory) was not removed: \(error)")
+        }
+    }
 
     struct ClusterError: Error { let message: String }
 }
