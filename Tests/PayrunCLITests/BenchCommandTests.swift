@@ -10,6 +10,15 @@ struct BenchCommandTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    static var baselineSQL: String { repository.appendingPathComponent("benchmarks/sql-baseline.sql").path }
+
+    /// Drops a store the bench created on the test server (best effort: the test's own checks come first).
+    static func dropDatabase(_ name: String, on server: String) {
+        guard let admin = try? PostgresConnection(url: server) else { return }
+        _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        admin.close()
+    }
+
     static func number(_ object: Any?, _ path: String...) -> Double? {
         var value = object
         for key in path { value = (value as? [String: Any])?[key] }
@@ -19,15 +28,10 @@ struct BenchCommandTests {
     @Test("bench --json on 200 employees: the JSON parses, every run is calculated, floor and baseline are timed, ratios match the times")
     func benchSmallStore() throws {
         let server = try TestDatabase.serverURL()
-        defer {
-            if let admin = try? PostgresConnection(url: server) {
-                _ = try? admin.execute("DROP DATABASE IF EXISTS payrun_bench_e200 WITH (FORCE)")
-                admin.close()
-            }
-        }
+        defer { Self.dropDatabase("payrun_bench_e200", on: server) }
         guard let run = try PayrunBinary.run(
             ["bench", "--employees", "200", "--tenants", "2", "--threads", "2", "--chunk-size", "60", "--json", "--database-url", server,
-             "--baseline-sql", Self.repository.appendingPathComponent("benchmarks/sql-baseline.sql").path], input: "") else { return }
+             "--baseline-sql", Self.baselineSQL], input: "") else { return }
         #expect(run.exitCode == 0, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(Self.number(object, "machine", "cores").map { $0 >= 1 } == true)
@@ -74,16 +78,11 @@ struct BenchCommandTests {
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")
     func benchRepeated() throws {
         let server = try TestDatabase.serverURL()
-        defer {
-            if let admin = try? PostgresConnection(url: server) {
-                _ = try? admin.execute("DROP DATABASE IF EXISTS payrun_bench_e150 WITH (FORCE)")
-                admin.close()
-            }
-        }
+        defer { Self.dropDatabase("payrun_bench_e150", on: server) }
         guard let run = try PayrunBinary.run(
             ["bench", "--employees", "150", "--tenants", "2", "--threads", "2", "--chunk-size", "50", "--repeat", "3", "--json",
              "--compute-sample", "100", "--database-url", server,
-             "--baseline-sql", Self.repository.appendingPathComponent("benchmarks/sql-baseline.sql").path], input: "") else { return }
+             "--baseline-sql", Self.baselineSQL], input: "") else { return }
         #expect(run.exitCode == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "payrun month-end (").count - 1 == 3, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
