@@ -12,7 +12,9 @@ month-end writes (as `payrun bench` does before its month-end), VACUUM ANALYZE, 
 `<build> worker --threads 2` (PAYRUN_CHUNK_EMPLOYEES_MAX=2000, as the bench); after 1 s, `<build>
 schedule month-end --period 2026-10` and wait (one psql session polling every 100 ms) until every run
 is calculated. Printed per run: wall, CPU-seconds of the cluster (postmaster, its children and
-reaped children) and of the worker process over that span; at the end the mean per build.
+reaped children) and of the worker process over that span, and the whole machine's idle (+ iowait)
+and steal core-seconds over it (/proc/stat: on a quiet machine, the idle is what the month-end
+left of the cores); at the end the mean per build.
 
 The worker's own periodic month-end task would schedule October 2026 by itself at start (the
 seeded workplaces' `month_end_day` is due), one INSERT per workplace: the script sets every
@@ -52,6 +54,13 @@ def cluster_cpu(pgdata):
     return total / HZ
 
 
+def machine_times():
+    """(idle + iowait, steal) core-seconds of the whole machine so far (/proc/stat)."""
+    with open('/proc/stat') as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return (fields[3] + fields[4]) / HZ, (fields[7] if len(fields) > 7 else 0) / HZ
+
+
 def psql(url, sql):
     return subprocess.run(['psql', url, '-XAtq', '-c', sql], capture_output=True, text=True, check=True).stdout
 
@@ -67,7 +76,7 @@ def month_end(pgdata, url, build):
     poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     try:
         time.sleep(1.0)
-        pg0, w0, t0 = cluster_cpu(pgdata), stat(worker.pid)[1] / HZ, time.time()
+        pg0, w0, m0, t0 = cluster_cpu(pgdata), stat(worker.pid)[1] / HZ, machine_times(), time.time()
         subprocess.run([build, 'schedule', 'month-end', '--database-url', url, '--period', '2026-10'], check=True,
                        stdout=subprocess.DEVNULL)
         while True:
@@ -79,7 +88,9 @@ def month_end(pgdata, url, build):
             if worker.poll() is not None:
                 sys.exit(f'{build} worker exited with status {worker.returncode}')
             time.sleep(0.1)
-        return time.time() - t0, cluster_cpu(pgdata) - pg0, stat(worker.pid)[1] / HZ - w0
+        m1 = machine_times()
+        return (time.time() - t0, cluster_cpu(pgdata) - pg0, stat(worker.pid)[1] / HZ - w0,
+                m1[0] - m0[0], m1[1] - m0[1])
     finally:
         poll.stdin.close()
         poll.wait()
@@ -106,17 +117,18 @@ def main():
         for pair in range(pairs):
             order = builds if pair % 2 == 0 else list(reversed(builds))
             for build in order:
-                wall, server, worker = month_end(pgdata, url, build)
-                results[build].append((wall, server, worker))
+                wall, server, worker, idle, steal = month_end(pgdata, url, build)
+                results[build].append((wall, server, worker, idle, steal))
                 print(f'{build}: wall {wall:5.2f} s, postgres {server:5.2f} CPU-s, worker {worker:5.2f} CPU-s, '
-                      f'load {os.getloadavg()[0]:.1f}', flush=True)
+                      f'machine idle {idle:4.2f} core-s, steal {steal:4.2f}, load {os.getloadavg()[0]:.1f}', flush=True)
     finally:
         psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
                   'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
     for build, runs in results.items():
         n = max(len(runs), 1)
         print(f'mean of {len(runs)} {build}: wall {sum(r[0] for r in runs) / n:.2f} s, '
-              f'postgres {sum(r[1] for r in runs) / n:.2f} CPU-s, worker {sum(r[2] for r in runs) / n:.2f} CPU-s')
+              f'postgres {sum(r[1] for r in runs) / n:.2f} CPU-s, worker {sum(r[2] for r in runs) / n:.2f} CPU-s, '
+              f'machine idle {sum(r[3] for r in runs) / n:.2f} core-s, steal {sum(r[4] for r in runs) / n:.2f}')
 
 
 if __name__ == '__main__':
