@@ -79,14 +79,7 @@ extension ChunkLoader {
         var index = EmployeeIndex(employees: employees)
         if !employees.isEmpty {
             try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
-                             x.scheduled_mon_minutes, x.scheduled_tue_minutes, x.scheduled_wed_minutes, x.scheduled_thu_minutes,
-                             x.scheduled_fri_minutes, x.scheduled_sat_minutes, x.scheduled_sun_minutes,
-                             x.week_start, x.weekly_holiday, x.default_break_minutes,
-                             x.weekly_allowance, x.night_allowance, x.overtime_allowance, x.holiday_allowance,
-                             x.insures_national_pension, x.insures_health, x.insures_employment,
-                             x.national_pension_base_won, x.health_base_won, x.employment_base_won, x.tax,
-                             x.non_taxable_meals_won, x.non_taxable_car_allowance_won, x.non_taxable_childcare_won
+                COPY (SELECT x.employee_id, \(ContractRow.columnsSQL)
                       FROM payrun.contracts x
                       WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
                         AND x.effective_from <= \(DateConversion.dateLiteral(periodEnd))

@@ -45,7 +45,7 @@ extension ChunkLoader {
         var lastWorkplaceId: Int64?
         var partsOfLastWorkplace: [Int] = []
         try connection.copyOut("""
-            COPY (SELECT workplace_id, id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
+            COPY (SELECT workplace_id, id, \(EmployeeRow.columnsSQL)
                   FROM payrun.employees
                   WHERE tenant_id = \(tenant) AND id BETWEEN \(lowest) AND \(highest)
                     AND \(workplaceCondition(ranges: parts.map { ($0.from, $0.to) }, workplaceIds: workplaceIds, lowest: lowest, highest: highest))
@@ -61,12 +61,7 @@ extension ChunkLoader {
                 partsOfLastWorkplace = partsByWorkplace[workplaceId] ?? []
             }
             guard let k = partsOfLastWorkplace.first(where: { parts[$0].from <= id && id <= parts[$0].to }) else { return }
-            employees.append(EmployeeRow(
-                id: id, number: try row.optionalText(),
-                birthDate: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                hiredOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                leftOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
+            employees.append(try EmployeeRow(id: id, row: &row))
             partOfEmployee.append(k)
         }
         let children = try loadChildRows(tenantId: tenant, employees: employees,

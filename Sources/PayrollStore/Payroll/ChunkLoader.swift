@@ -33,19 +33,14 @@ public enum ChunkLoader {
         // Employees.
         var employees: [EmployeeRow] = []
         try connection.copyOut("""
-            COPY (SELECT id, employee_number, birth_date, hired_on, left_on, family, children_8_to_20, withholding_ratio
+            COPY (SELECT id, \(EmployeeRow.columnsSQL)
                   FROM payrun.employees
                   WHERE tenant_id = \(tenant) AND workplace_id = \(run.workplaceId) AND id \(idCondition)
                     AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(run.periodEnd)))
                     AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(run.periodStart)))
                   ORDER BY id) TO STDOUT (FORMAT binary)
             """) { row in
-            employees.append(EmployeeRow(
-                id: try row.int64(), number: try row.optionalText(),
-                birthDate: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                hiredOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                leftOn: try row.optionalDate().map(DateConversion.localDate(daysSince2000:)),
-                family: Int(try row.int16()), children: Int(try row.int16()), ratio: Int(try row.int16())))
+            employees.append(try EmployeeRow(id: try row.int64(), row: &row))
         }
         let children = try loadChildRows(tenantId: tenant, employees: employees,
                                          periodStart: run.periodStart, periodEnd: run.periodEnd,
