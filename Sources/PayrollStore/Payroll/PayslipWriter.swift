@@ -53,7 +53,10 @@ public enum PayslipWriter {
     /// The direct COPY's rows of `payslips` (what `copyDirect` sends for them), appended to
     /// `buffer`: for tests and the `load-encode --rows` benchmark.
     public static func encodeRows(_ payslips: [ComputedPayslip], run: PayrollRun, into buffer: BinaryCopyRowBuffer) {
-        for p in payslips { buffer.row { r in encode(p, run: run, into: &r) } }
+        // By index, in place (`for p in payslips` copied each payslip: its arrays and texts retained and released).
+        payslips.withUnsafeBufferPointer { payslips in
+            for j in payslips.indices { buffer.row { r in encode(payslips[j], run: run, into: &r) } }
+        }
     }
 
     /// One payslip's `payslipColumns`, in order, in binary COPY format.
