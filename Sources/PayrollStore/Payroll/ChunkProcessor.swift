@@ -156,9 +156,9 @@ public enum ChunkProcessor {
     /// computed) are the valid employees' of `chunks`, in order, `valid` says which employees
     /// those are; each result is moved out of the calculator's array into its part, in input order
     /// (a copy retained every array and text of the payslip once more, released with the array),
-    /// counted into its part's tally while it is held; the moved-out slots are then filled with a
-    /// payload-free placeholder, so the array frees nothing twice. An invalid employee's result is
-    /// its load error.
+    /// counted into its part's tally where it lies; each moved-out slot is left holding a
+    /// payload-free placeholder (swapped), so the array frees nothing twice. An invalid employee's
+    /// result is its load error.
     private static func distribute(calculate: Calculate, inputs: inout [PayrollInput], valid: [Bool],
                                    chunks: [LoadedChunk]) -> ComputedParts {
         var results = calculate(inputs)
@@ -176,34 +176,38 @@ public enum ChunkProcessor {
                     // Built in place: each payslip is moved once, from the results into its slot.
                     let computed = [ComputedPayslip](unsafeUninitializedCapacity: employees.count) { slots, initialized in
                         for j in employees.indices {
-                            let taken: Result<Payslip, PayrollError>
+                            let slot = slots.baseAddress.unsafelyUnwrapped + j
                             if valid[k] {
-                                // Present: one result per valid input (checked above).
+                                // Present: one result per valid input (checked above). The slot is
+                                // made with the placeholder, then the result swapped in (a
+                                // `ComputedPayslip` made with the result and stored was copied
+                                // into the slot, then destroyed).
                                 precondition(next < results.count, "one result per valid input")
-                                taken = (results.baseAddress.unsafelyUnwrapped + next).move()
+                                slot.initialize(to: ComputedPayslip(employeeId: employees[j].employeeId,
+                                                                    result: .failure(movedOutPlaceholder),
+                                                                    inputDigest: employees[j].inputDigest))
+                                swap(&slot.pointee.result, &results[next])
                                 next += 1
                             } else if case .failure(let error) = employees[j].input {
-                                taken = .failure(error)
+                                slot.initialize(to: ComputedPayslip(employeeId: employees[j].employeeId, result: .failure(error),
+                                                                    inputDigest: employees[j].inputDigest))
                             } else {
                                 preconditionFailure("an employee without a result is one whose input failed")
                             }
                             k += 1
-                            // Taken apart and put together again (the payslip counted where it is
-                            // held, then moved on: no copy of it).
-                            let result: Result<Payslip, PayrollError>
-                            switch consume taken {
-                            case .success(let slip):
-                                tally.add(slip)
-                                result = .success(slip)
-                            case .failure(let error):
-                                tally.failed += 1
-                                parts.failures.append((employees[j].employeeId, error))
-                                result = .failure(error)
+                            // Counted where it now lies, with nothing else written meanwhile (binding
+                            // the result to count it before it was stored, or appending a failure
+                            // here, copied the payslip).
+                            switch slot.pointee.result {
+                            case .success(let slip): tally.add(slip)
+                            case .failure: tally.failed += 1
                             }
-                            (slots.baseAddress.unsafelyUnwrapped + j).initialize(
-                                to: ComputedPayslip(employeeId: employees[j].employeeId, result: result,
-                                                    inputDigest: employees[j].inputDigest))
                             initialized = j + 1
+                        }
+                    }
+                    if tally.failed > 0 {
+                        for p in computed.indices {
+                            if case .failure(let error) = computed[p].result { parts.failures.append((computed[p].employeeId, error)) }
                         }
                     }
                     parts.payslips.append(computed)
@@ -211,9 +215,6 @@ public enum ChunkProcessor {
                 }
             }
             precondition(next == results.count, "every result was taken")
-            if let base = results.baseAddress, next > 0 {
-                base.initialize(repeating: .failure(movedOutPlaceholder), count: next)
-            }
         }
         return parts
     }

@@ -55,7 +55,7 @@ extension PayslipWriter {
                 for g in groups.indices {
                     let run = groups[g].run
                     try groups[g].payslips.withUnsafeBufferPointer { payslips in
-                        for j in payslips.indices { try writer.row { r in encode(payslips[j], run: run, into: &r) } }
+                        for j in payslips.indices { try writer.row { r in encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r) } }
                     }
                 }
             }
@@ -79,7 +79,7 @@ extension PayslipWriter {
                     for j in payslips.indices {
                         try writer.row { r in
                             r.bytea(stagingKey.bytes)
-                            encode(payslips[j], run: run, into: &r)
+                            encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r)
                         }
                     }
                 }
