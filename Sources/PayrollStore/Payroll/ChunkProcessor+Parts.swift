@@ -92,13 +92,17 @@ extension ChunkProcessor {
                 on: connection)
             for (n, i) in indices.enumerated() { loaded[i] = chunks[n] }
         }
-        let chunks = loaded.compactMap { $0 }
+        // `loaded` consumed: each chunk's employees are then referenced by `chunks` alone, and
+        // `computePartsTallied` takes their inputs without copying the arrays.
+        var chunks = (consume loaded).compactMap { $0 }
         precondition(chunks.count == active.count, "every active part was loaded")
         outcome.timings.load = lap()
         outcome.timings.shiftsLoaded = chunks.reduce(0) { $0 + $1.shiftsLoaded }
 
-        // One calculator call over every part's employees.
-        let computed = computeParts(chunks, calculate: calculate)
+        // One calculator call over every part's employees, their inputs moved (not copied) into
+        // it; the payslips counted and summed while they are moved into their parts.
+        let tallied = computePartsTallied(takingInputsOf: &chunks, calculate: calculate)
+        let computed = tallied.payslips
         let computedCount = computed.reduce(0) { $0 + $1.count }
         outcome.timings.compute = lap()
 
@@ -120,7 +124,7 @@ extension ChunkProcessor {
                 computeMicros: (outcome.timings.compute * share / totalEmployees).wholeMicroseconds,
                 writeMicros: (outcome.timings.write * share / totalEmployees).wholeMicroseconds,
                 shiftsLoaded: chunks[i].shiftsLoaded)
-            if written.path == .direct { completion.written = WrittenChunkResult(computed[i]) }
+            if written.path == .direct { completion.written = WrittenChunkResult(computed[i], tally: tallied.tallies[i]) }
             return completion
         }
         // finish_us: the finish phase up to the completion statement, which stores it with the rest
@@ -135,14 +139,9 @@ extension ChunkProcessor {
             tenantId: tenantId, firstFinished: marked.firstFinished, finishTimes: [], on: connection)
         outcome.timings.finish = finishedBefore + lap()
         outcome.partsDone = active.count
-        for part in computed {
-            for p in part {
-                switch p.result {
-                case .success(let slip): outcome.warnings += slip.warnings.count
-                case .failure(let error): outcome.failures.append((p.employeeId, error))
-                }
-            }
-        }
+        // From the tallies: reading the payslips again copied each one.
+        outcome.warnings = tallied.tallies.reduce(0) { $0 + Int($1.warnings) }
+        outcome.failures = tallied.failures
         outcome.employees = computedCount
         return outcome
     }

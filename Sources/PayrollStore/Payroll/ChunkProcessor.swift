@@ -80,59 +80,141 @@ public enum ChunkProcessor {
     }
 
     /// `compute` for the parts of a packed job, with one `calculate` call over all their valid
-    /// inputs: one array of results per chunk, in its employees' order. Nothing is copied twice:
-    /// the employees are not gathered into one chunk first, and the per-part arrays are built
-    /// directly (no slices of one array), which spared a retain and a release of every
-    /// employee's input, digest and payslip per copy. The employees are read in place by index
-    /// (`for e in employees` copied each one whole, with every array and text of its input, just
-    /// to look at it): the one copy of an input left is the element of the calculator's array.
+    /// inputs: one array of results per chunk, in its employees' order. The employees are read in
+    /// place by index (`for e in employees` copied each one whole, with every array and text of
+    /// its input, just to look at it): the one copy of an input left is the element of the
+    /// calculator's array; `computeParts(takingInputsOf:calculate:)` spares that one too.
     public static func computeParts(_ chunks: [LoadedChunk], calculate: Calculate) -> [[ComputedPayslip]] {
-        var total = 0
-        for c in chunks.indices { total += chunks[c].employees.count }
         var inputs: [PayrollInput] = []
+        var valid: [Bool] = []
+        let total = chunks.reduce(0) { $0 + $1.employees.count }
         inputs.reserveCapacity(total)
+        valid.reserveCapacity(total)
         for c in chunks.indices {
             chunks[c].employees.withUnsafeBufferPointer { employees in
                 for j in employees.indices {
-                    if case .success(let input) = employees[j].input { inputs.append(input) }
+                    if case .success(let input) = employees[j].input {
+                        inputs.append(input)
+                        valid.append(true)
+                    } else {
+                        valid.append(false)
+                    }
                 }
             }
         }
+        return distribute(calculate: calculate, inputs: &inputs, valid: valid, chunks: chunks).payslips
+    }
+
+    /// `computeParts(_:calculate:)` without copying any input: each valid input is moved out of
+    /// its chunk into the calculator's array (its slot in the chunk left holding a payload-free
+    /// error, `movedOutInput`), and freed after the calculation. For a caller that no longer needs
+    /// the inputs (a chunk job: it keeps the chunks for their runs, ids, digests and counts). Each
+    /// copy of an input retained and released every array and text of it once more.
+    public static func computeParts(takingInputsOf chunks: inout [LoadedChunk], calculate: Calculate) -> [[ComputedPayslip]] {
+        computePartsTallied(takingInputsOf: &chunks, calculate: calculate).payslips
+    }
+
+    /// What `computePartsTallied` returns: the payslips per part, and what it counted of them
+    /// while it held each one (so nothing reads a payslip again to count it).
+    struct ComputedParts {
+        var payslips: [[ComputedPayslip]]
+        /// Per part, in its employees' order (`WrittenChunkResult(_:tally:)`).
+        var tallies: [PayslipTally]
+        /// Every employee with an error, in part and employee order.
+        var failures: [(employeeId: Int64, error: PayrollError)]
+    }
+
+    /// `computeParts(takingInputsOf:calculate:)`, with the parts' tallies and failures.
+    static func computePartsTallied(takingInputsOf chunks: inout [LoadedChunk], calculate: Calculate) -> ComputedParts {
+        var inputs: [PayrollInput] = []
+        var valid: [Bool] = []
+        let total = chunks.reduce(0) { $0 + $1.employees.count }
+        inputs.reserveCapacity(total)
+        valid.reserveCapacity(total)
+        for c in chunks.indices {
+            chunks[c].employees.withUnsafeMutableBufferPointer { employees in
+                for j in employees.indices {
+                    // Moved out (swap: no retain or release), the placeholder left in its place; a
+                    // load error is put back.
+                    var taken = Result<PayrollInput, PayrollError>.failure(movedOutInput)
+                    swap(&taken, &employees[j].input)
+                    switch consume taken {
+                    case .success(let input):
+                        inputs.append(input)
+                        valid.append(true)
+                    case .failure(let error):
+                        employees[j].input = .failure(error)
+                        valid.append(false)
+                    }
+                }
+            }
+        }
+        return distribute(calculate: calculate, inputs: &inputs, valid: valid, chunks: chunks)
+    }
+
+    /// The calculation and the results' distribution of `computeParts`: `inputs` (emptied once
+    /// computed) are the valid employees' of `chunks`, in order, `valid` says which employees
+    /// those are; each result is moved out of the calculator's array into its part, in input order
+    /// (a copy retained every array and text of the payslip once more, released with the array),
+    /// counted into its part's tally where it lies; each moved-out slot is left holding a
+    /// payload-free placeholder (swapped), so the array frees nothing twice. An invalid employee's
+    /// result is its load error.
+    private static func distribute(calculate: Calculate, inputs: inout [PayrollInput], valid: [Bool],
+                                   chunks: [LoadedChunk]) -> ComputedParts {
         var results = calculate(inputs)
         precondition(results.count == inputs.count, "the calculator returned \(results.count) results for \(inputs.count) inputs")
         inputs = []
-        // Each result is moved out of `results` into its part, in input order (a copy retained
-        // every array and text of the payslip once more, released with `results`). The moved-out
-        // slots are then filled with a payload-free placeholder, so `results` frees nothing twice.
-        var parts: [[ComputedPayslip]] = []
-        parts.reserveCapacity(chunks.count)
+        var parts = ComputedParts(payslips: [], tallies: [], failures: [])
+        parts.payslips.reserveCapacity(chunks.count)
+        parts.tallies.reserveCapacity(chunks.count)
         results.withUnsafeMutableBufferPointer { results in
             var next = 0
+            var k = 0
             for c in chunks.indices {
                 chunks[c].employees.withUnsafeBufferPointer { employees in
-                    var computed: [ComputedPayslip] = []
-                    computed.reserveCapacity(employees.count)
-                    for j in employees.indices {
-                        let result: Result<Payslip, PayrollError>
-                        switch employees[j].input {
-                        case .success:
-                            // Present: one result per valid input (checked above).
-                            precondition(next < results.count, "one result per valid input")
-                            result = (results.baseAddress.unsafelyUnwrapped + next).move()
-                            next += 1
-                        case .failure(let error):
-                            result = .failure(error)
+                    var tally = PayslipTally()
+                    // Built in place: each payslip is moved once, from the results into its slot.
+                    let computed = [ComputedPayslip](unsafeUninitializedCapacity: employees.count) { slots, initialized in
+                        for j in employees.indices {
+                            let slot = slots.baseAddress.unsafelyUnwrapped + j
+                            if valid[k] {
+                                // Present: one result per valid input (checked above). The slot is
+                                // made with the placeholder, then the result swapped in (a
+                                // `ComputedPayslip` made with the result and stored was copied
+                                // into the slot, then destroyed).
+                                precondition(next < results.count, "one result per valid input")
+                                slot.initialize(to: ComputedPayslip(employeeId: employees[j].employeeId,
+                                                                    result: .failure(movedOutPlaceholder),
+                                                                    inputDigest: employees[j].inputDigest))
+                                swap(&slot.pointee.result, &results[next])
+                                next += 1
+                            } else if case .failure(let error) = employees[j].input {
+                                slot.initialize(to: ComputedPayslip(employeeId: employees[j].employeeId, result: .failure(error),
+                                                                    inputDigest: employees[j].inputDigest))
+                            } else {
+                                preconditionFailure("an employee without a result is one whose input failed")
+                            }
+                            k += 1
+                            // Counted where it now lies, with nothing else written meanwhile (binding
+                            // the result to count it before it was stored, or appending a failure
+                            // here, copied the payslip).
+                            switch slot.pointee.result {
+                            case .success(let slip): tally.add(slip)
+                            case .failure: tally.failed += 1
+                            }
+                            initialized = j + 1
                         }
-                        computed.append(ComputedPayslip(employeeId: employees[j].employeeId, result: result,
-                                                        inputDigest: employees[j].inputDigest))
                     }
-                    parts.append(computed)
+                    if tally.failed > 0 {
+                        for p in computed.indices {
+                            if case .failure(let error) = computed[p].result { parts.failures.append((computed[p].employeeId, error)) }
+                        }
+                    }
+                    parts.payslips.append(computed)
+                    parts.tallies.append(tally)
                 }
             }
             precondition(next == results.count, "every result was taken")
-            if let base = results.baseAddress, next > 0 {
-                base.initialize(repeating: .failure(movedOutPlaceholder), count: next)
-            }
         }
         return parts
     }
@@ -140,4 +222,8 @@ public enum ChunkProcessor {
     /// What a result slot of `computeParts` holds once its result was moved out: an error with
     /// empty texts (no storage to retain or release).
     private static let movedOutPlaceholder = PayrollError(.unsupported, "")
+
+    /// What a chunk's employee holds once `computeParts(takingInputsOf:calculate:)` moved its input
+    /// out: an error with no storage to retain or release, saying so.
+    private static let movedOutInput = PayrollError(.unsupported, "input taken")
 }

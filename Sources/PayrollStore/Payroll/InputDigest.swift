@@ -5,24 +5,26 @@ import PayrollRules
 /// same digest produce the same payslip under the same rules; a clean run and a rerun after a
 /// crash can be compared by digest.
 public enum InputDigest {
-    public static func digest(_ input: PayrollInput) -> [UInt8] {
-        // One pass: the encoding is written into a temporary buffer (on the stack when it fits)
-        // of a size that bounds it, then hashed from there (no counting pass, no array of the
-        // encoding). `Counter` still gives the exact size, for tests.
+    public static func digest(_ input: borrowing PayrollInput) -> [UInt8] {
+        // One pass: the encoding is written into a temporary buffer of a size that bounds it, then
+        // hashed from there (no counting pass, no array of the encoding). `Counter` still gives the
+        // exact size, for tests. The buffer is allocated here, not by `withUnsafeTemporaryAllocation`:
+        // its closure captured the input, which was copied twice per employee (every array and text
+        // retained and released), and a bound above 1 KiB — most inputs' — was heap-allocated there too.
         let capacity = byteCountBound(input)
-        return withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer in
-            var writer = Writer(base: buffer.baseAddress!)
-            encode(input, into: &writer)
-            precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
-            return SHA256.digest(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: writer.offset))
-        }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        var writer = Writer(base: buffer)
+        encode(input, into: &writer)
+        precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
+        return SHA256.digest(UnsafeRawBufferPointer(start: buffer, count: writer.offset))
     }
 
     /// At least the byte count of `encode(input)`: its fixed part (33 bytes of period and
     /// workplace, 59 of employee besides its id, 87 of contract besides its texts and schedule,
     /// 16 of counts), the texts' length prefixes and longest values, and per holiday, shift, break
     /// and absence the most each can take.
-    static func byteCountBound(_ input: PayrollInput) -> Int {
+    static func byteCountBound(_ input: borrowing PayrollInput) -> Int {
         var breaks = 0
         for s in input.shifts { breaks &+= s.breaks.count }
         let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries.count
@@ -41,7 +43,7 @@ public enum InputDigest {
         static let absenceKind = longest(AbsenceKind.self)
     }
 
-    static func encode<E: Encoding>(_ input: PayrollInput, into e: inout E) {
+    static func encode<E: Encoding>(_ input: borrowing PayrollInput, into e: inout E) {
         e.int(Int64(input.periodStart.daysSinceEpoch))
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))

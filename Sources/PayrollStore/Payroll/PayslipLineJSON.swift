@@ -2,24 +2,26 @@ import PayrollRules
 import PostgresClient
 
 /// The stored payslip's `earnings` and `deductions` JSON (one row per employee of every month-end)
-/// written straight into one exactly sized buffer: the same bytes as
-/// `CalcResponseEncoder.write(_:to:)` through `JSONWriter` (which `payrun calc` uses and
-/// `PayslipLineJSONTests` compares against), at a fraction of the cost — `JSONWriter` pays a
-/// capacity check, a comma decision and an array append per token, ~30,000 instructions for
-/// an employee's lines (load-cpu, benchmarks/RESULTS.md).
+/// written straight into its buffer: the same bytes as `CalcResponseEncoder.write(_:to:)` through
+/// `JSONWriter` (which `payrun calc` uses and `PayslipLineJSONTests` compares against), at a
+/// fraction of the cost — `JSONWriter` pays a capacity check, a comma decision and an array append
+/// per token, ~30,000 instructions for an employee's lines (load-cpu, benchmarks/RESULTS.md).
 ///
-/// Two passes over the lines: the exact length, then the bytes. Each text is scanned once, in the
-/// first pass, eight bytes at a time for bytes that need escaping (계산방법 texts have none); the
-/// second pass copies a text found clean as one block and escapes byte by byte only a text that
-/// needs it. Codes are written from static names, integers two digits at a time.
+/// One pass over the lines' values: a bound of the length is taken first from the texts' byte
+/// counts alone (no text is read: every escaped byte takes at most six), the buffer or row field
+/// is sized to it, and the bytes are written in one pass that escapes while it copies — eight
+/// bytes at a time, a clean word stored as it was loaded (계산방법 texts have nothing to escape), a
+/// text with a byte to escape written byte by byte from its first candidate word. The row field's
+/// length is set afterwards (`BinaryCopyRowEncoder.field(maxByteCount:writingWith:)`). Until
+/// session 8 a first pass computed the exact length, scanning every text for escapes, and a
+/// second pass copied it (worker-glue, benchmarks/RESULTS.md). Codes are written from static
+/// names, integers two digits at a time.
 enum PayslipLineJSON {
     /// `[{code, minutes?, rate?, multiplier?, amount, method}]`.
     static func earnings(_ lines: [EarningLine]) -> [UInt8] {
         lines.withUnsafeBufferPointer { lines in
-            var clean = CleanTexts()
-            let length = earningsLength(lines, &clean)
-            return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                count = writeEarnings(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+            [UInt8](unsafeUninitializedCapacity: earningsBound(lines)) { buffer, count in
+                count = writeEarnings(lines, into: UnsafeMutableRawBufferPointer(buffer))
             }
         }
     }
@@ -27,18 +29,15 @@ enum PayslipLineJSON {
     /// `earnings(lines)` as one `json` field of a binary COPY row, written in place in the row.
     static func earnings(_ lines: [EarningLine], into row: inout BinaryCopyRowEncoder) {
         lines.withUnsafeBufferPointer { lines in
-            var clean = CleanTexts()
-            row.field(byteCount: earningsLength(lines, &clean)) { writeEarnings(lines, clean, into: $0) }
+            row.field(maxByteCount: earningsBound(lines)) { writeEarnings(lines, into: $0) }
         }
     }
 
     /// `[{code, base?, amount, method}]`.
     static func deductions(_ lines: [DeductionLine]) -> [UInt8] {
         lines.withUnsafeBufferPointer { lines in
-            var clean = CleanTexts()
-            let length = deductionsLength(lines, &clean)
-            return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                count = writeDeductions(lines, clean, into: UnsafeMutableRawBufferPointer(buffer))
+            [UInt8](unsafeUninitializedCapacity: deductionsBound(lines)) { buffer, count in
+                count = writeDeductions(lines, into: UnsafeMutableRawBufferPointer(buffer))
             }
         }
     }
@@ -46,78 +45,84 @@ enum PayslipLineJSON {
     /// `deductions(lines)` as one `json` field of a binary COPY row, written in place in the row.
     static func deductions(_ lines: [DeductionLine], into row: inout BinaryCopyRowEncoder) {
         lines.withUnsafeBufferPointer { lines in
-            var clean = CleanTexts()
-            row.field(byteCount: deductionsLength(lines, &clean)) { writeDeductions(lines, clean, into: $0) }
+            row.field(maxByteCount: deductionsBound(lines)) { writeDeductions(lines, into: $0) }
         }
     }
 
-    // MARK: Two passes
+    // MARK: Bounds
 
-    /// The first pass of `earnings`: the exact length, noting which texts need no escaping.
+    /// The most an escaped byte takes (`\u00XX`).
+    static let escapedByteMax = 6
+    /// The most an `Int64` takes in decimal, sign included (`-9223372036854775808`).
+    static let integerMax = 20
+
+    /// The most one earnings line takes besides its texts' bytes (each counted `escapedByteMax`
+    /// times): a comma, `{"code":"` (9), the longest code (25), `","minutes":` (12) and an
+    /// integer, `,"rate":"` (9) and `p/q"`, `,"multiplier":"` (15) and `"`, `,"amount":` (10) and
+    /// an integer, `,"method":"` (11), `"}` (2).
+    static let earningLineFixedMax = 1 + 9 + 25 + 12 + integerMax + 9 + 2 * integerMax + 2 + 15 + 1 + 10 + integerMax + 11 + 2
+
+    /// The most one deductions line takes besides its method's bytes: a comma, `{"code":"` (9), the
+    /// longest code (20), `","base":` (9) and an integer, `,"amount":` (10) and an integer,
+    /// `,"method":"` (11), `"}` (2).
+    static let deductionLineFixedMax = 1 + 9 + 20 + 9 + integerMax + 10 + integerMax + 11 + 2
+
+    /// At least the byte count `writeEarnings` writes for `lines`, from the texts' byte counts.
     @inline(__always)
-    private static func earningsLength(_ lines: UnsafeBufferPointer<EarningLine>, _ clean: inout CleanTexts) -> Int {
-        var length = 2 + max(lines.count - 1, 0)  // [ ] and the commas between lines
+    static func earningsBound(_ lines: UnsafeBufferPointer<EarningLine>) -> Int {
+        var textBytes = 0
         // Lines are read in place (`lines[k]` of the array's buffer: an addressor), not copied out
         // (`for line in lines`, or a method called on an element of the array), which retained
-        // and released each line's texts once per pass.
+        // and released each line's texts.
         for k in lines.indices {
-            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount)
-            length += lines[k].withMethodUTF8 { clean.scan($0) }
-            if let minutes = lines[k].minutes { length += 11 + digits(minutes) }
-            if let rate = lines[k].rate { length += 8 + rationalLength(rate) }
-            if let multiplier = lines[k].multiplier { length += 15 + clean.scan(multiplier) + 1 }
+            textBytes += lines[k].withMethodUTF8 { $0.count }
+            if let multiplier = lines[k].multiplier { textBytes += multiplier.utf8.count }
         }
-        return length
+        return 2 + lines.count * earningLineFixedMax + textBytes * escapedByteMax
     }
 
-    /// The second pass of `earnings`: writes exactly the length the first pass found into
-    /// `buffer` (that length); returns the bytes written.
-    @inline(__always) @discardableResult
-    private static func writeEarnings(_ lines: UnsafeBufferPointer<EarningLine>, _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// At least the byte count `writeDeductions` writes for `lines`.
+    @inline(__always)
+    static func deductionsBound(_ lines: UnsafeBufferPointer<DeductionLine>) -> Int {
+        var textBytes = 0
+        for k in lines.indices { textBytes += lines[k].withMethodUTF8 { $0.count } }
+        return 2 + lines.count * deductionLineFixedMax + textBytes * escapedByteMax
+    }
+
+    // MARK: One pass
+
+    /// Writes the earnings JSON into `buffer` (at least `earningsBound` bytes); returns the bytes written.
+    @inline(__always)
+    private static func writeEarnings(_ lines: UnsafeBufferPointer<EarningLine>, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
-        var text = 0  // the texts in the order they were scanned: method, then multiplier
         put("[", &p)
         for k in lines.indices {
             if k > 0 { put(",", &p) }
             put("{\"code\":\"", &p)
             put(name(lines[k].code), &p)
-            let methodText = text
-            text += 1
             if let minutes = lines[k].minutes { put("\",\"minutes\":", &p); putInteger(minutes, &p) } else { put("\"", &p) }
             if let rate = lines[k].rate { put(",\"rate\":", &p); putRational(rate, &p) }
             if let multiplier = lines[k].multiplier {
                 put(",\"multiplier\":\"", &p)
-                putText(multiplier, isClean: clean.isClean(text), &p)
-                text += 1
+                withUTF8(of: multiplier) { putEscaped($0, &p) }
+                put("\"", &p)
             }
             put(",\"amount\":", &p)
             putInteger(lines[k].amount, &p)
             put(",\"method\":\"", &p)
-            lines[k].withMethodUTF8 { putText($0, isClean: clean.isClean(methodText), &p) }
-            put("}", &p)
+            lines[k].withMethodUTF8 { putEscaped($0, &p) }
+            put("\"}", &p)
         }
         put("]", &p)
         let count = p - start
-        precondition(count == buffer.count, "PayslipLineJSON: wrote \(count) bytes, sized \(buffer.count)")
+        precondition(count <= buffer.count, "PayslipLineJSON: wrote \(count) bytes, bound \(buffer.count)")
         return count
     }
 
-    /// The first pass of `deductions` (see `earningsLength`).
+    /// Writes the deductions JSON into `buffer` (at least `deductionsBound` bytes); returns the bytes written.
     @inline(__always)
-    private static func deductionsLength(_ lines: UnsafeBufferPointer<DeductionLine>, _ clean: inout CleanTexts) -> Int {
-        var length = 2 + max(lines.count - 1, 0)
-        for k in lines.indices {
-            length += fixedLineBytes + name(lines[k].code).utf8CodeUnitCount + digits(lines[k].amount)
-            length += lines[k].withMethodUTF8 { clean.scan($0) }
-            if let base = lines[k].base { length += 8 + digits(base) }
-        }
-        return length
-    }
-
-    /// The second pass of `deductions` (see `writeEarnings`).
-    @inline(__always) @discardableResult
-    private static func writeDeductions(_ lines: UnsafeBufferPointer<DeductionLine>, _ clean: CleanTexts, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    private static func writeDeductions(_ lines: UnsafeBufferPointer<DeductionLine>, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var p = start
         put("[", &p)
@@ -129,12 +134,12 @@ enum PayslipLineJSON {
             put(",\"amount\":", &p)
             putInteger(lines[k].amount, &p)
             put(",\"method\":\"", &p)
-            lines[k].withMethodUTF8 { putText($0, isClean: clean.isClean(k), &p) }
-            put("}", &p)
+            lines[k].withMethodUTF8 { putEscaped($0, &p) }
+            put("\"}", &p)
         }
         put("]", &p)
         let count = p - start
-        precondition(count == buffer.count, "PayslipLineJSON: wrote \(count) bytes, sized \(buffer.count)")
+        precondition(count <= buffer.count, "PayslipLineJSON: wrote \(count) bytes, bound \(buffer.count)")
         return count
     }
 
@@ -171,9 +176,6 @@ enum PayslipLineJSON {
 
     // MARK: Lengths
 
-    /// `{"code":"` (9) `"` (1) `,"amount":` (10) `,"method":"` (11) `"` (1) `}` (1): every line's fixed bytes.
-    static let fixedLineBytes = 9 + 1 + 10 + 11 + 1 + 1
-
     /// Decimal digits of `v`, with the sign.
     @inline(__always)
     static func digits(_ v: Int64) -> Int {
@@ -186,64 +188,6 @@ enum PayslipLineJSON {
         var m = m, n = 1
         while m >= 10_000 { m /= 10_000; n += 4 }
         return m >= 1_000 ? n + 3 : m >= 100 ? n + 2 : m >= 10 ? n + 1 : n
-    }
-
-    /// A whole rational is a JSON number; any other the string `"p/q"` (calc-api rule 10).
-    static func rationalLength(_ r: Rational) -> Int {
-        r.isInteger ? digits(r.numerator) : 1 + digits(r.numerator) + 1 + digits(r.denominator) + 1
-    }
-
-    /// The length of `utf8` once escaped as `JSONWriter` escapes it (without the quotes), and
-    /// whether it has no byte to escape (then the length is its count).
-    @inline(__always)
-    static func escapedLength(_ utf8: UnsafeBufferPointer<UInt8>) -> (length: Int, isClean: Bool) {
-        let n = utf8.count
-        var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
-        if i == n { return (n, true) }
-        // Fewer than eight bytes were left after clean words: the last eight bytes as one word
-        // (overlapping bytes already found clean).
-        if i + 8 > n, n >= 8, JSONWriter.firstEscapeCandidate(utf8, from: n - 8) == n { return (n, true) }
-        var length = n
-        var isClean = true
-        while i < n {
-            let c = utf8[i]
-            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x08 || c == 0x0C {
-                length += 1
-                isClean = false
-            } else if c < 0x20 {
-                length += 5
-                isClean = false
-            }
-            i += 1
-        }
-        return (length, isClean)
-    }
-
-    /// Which texts of one line array the length pass found with nothing to escape, by their order
-    /// of scanning (the first 64; any later text is escaped byte by byte, which is always right).
-    struct CleanTexts {
-        private var bits: UInt64 = 0
-        private var scanned = 0
-
-        /// The escaped length of the next text, remembering whether it is clean.
-        @inline(__always)
-        mutating func scan(_ s: String) -> Int {
-            withUTF8(of: s) { scan($0) }
-        }
-
-        /// `scan` of a text's UTF-8 bytes.
-        @inline(__always)
-        mutating func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-            let (length, isClean) = escapedLength(utf8)
-            if isClean && scanned < 64 { bits |= 1 << UInt64(scanned) }
-            scanned += 1
-            return length
-        }
-
-        @inline(__always)
-        func isClean(_ index: Int) -> Bool {
-            index < 64 && bits & (1 << UInt64(index)) != 0
-        }
     }
 
     /// Runs `body` on the UTF-8 of `s`: in place for a native or small string (no copy of `s`,
@@ -268,6 +212,7 @@ enum PayslipLineJSON {
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// The decimal digits of `v`, two per division, written backwards into their final place.
+    @inline(__always)
     private static func putInteger(_ v: Int64, _ p: inout UnsafeMutablePointer<UInt8>) {
         let n = digits(v)
         var m = v.magnitude
@@ -303,34 +248,57 @@ enum PayslipLineJSON {
         put("\"", &p)
     }
 
-    /// The escaped text and its closing quote; a text the length pass found clean is copied whole.
-    private static func putText(_ s: String, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
-        withUTF8(of: s) { putText($0, isClean: isClean, &p) }
-    }
-
-    /// `putText` of a text's UTF-8 bytes.
-    private static func putText(_ utf8: UnsafeBufferPointer<UInt8>, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
-        putBody(utf8, isClean: isClean, &p)
-        p[0] = UInt8(ascii: "\"")
-        p += 1
-    }
-
-    /// The escaped text (a text the length pass found clean is copied whole).
+    /// `utf8` escaped as `JSONWriter` escapes it (without quotes), copied eight bytes at a time
+    /// while no byte needs escaping: each clean word is stored as it was loaded, and the last
+    /// fewer than eight bytes as the text's last word (its first bytes rewritten with the same
+    /// values) when that word is clean. From a word with a candidate on, byte by byte.
     @inline(__always)
-    private static func putBody(_ utf8: UnsafeBufferPointer<UInt8>, isClean: Bool, _ p: inout UnsafeMutablePointer<UInt8>) {
+    private static func putEscaped(_ utf8: UnsafeBufferPointer<UInt8>, _ p: inout UnsafeMutablePointer<UInt8>) {
         guard let source = utf8.baseAddress else { return }
-        if isClean {
-            p.update(from: source, count: utf8.count)
-            p += utf8.count
-            return
+        let n = utf8.count
+        var i = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+            if mayNeedEscaping(w) { break }
+            UnsafeMutableRawPointer(p).storeBytes(of: w, as: UInt64.self)
+            p += 8
+            i += 8
         }
-        var runStart = 0
-        var i = JSONWriter.firstEscapeCandidate(utf8, from: 0)
+        if i == n { return }
+        if i + 8 > n, n >= 8 {
+            // Fewer than eight bytes left after clean words: the text's last eight bytes as one word.
+            let w = UnsafeRawPointer(source + (n - 8)).loadUnaligned(as: UInt64.self)
+            if !mayNeedEscaping(w) {
+                UnsafeMutableRawPointer(p - (8 - (n - i))).storeBytes(of: w, as: UInt64.self)
+                p += n - i
+                return
+            }
+        }
+        putEscapedBytes(utf8, from: i, &p)
+    }
+
+    /// Whether any byte of `w` is below 0x20, `"` or `\` (`JSONWriter.firstEscapeCandidate`'s test).
+    @inline(__always)
+    private static func mayNeedEscaping(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (w &- ones &* 0x20) & ~w & highs
+        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote & highs
+        let isBackslash = (backslash &- ones) & ~backslash & highs
+        return below20 | isQuote | isBackslash != 0
+    }
+
+    /// `utf8[start...]` escaped byte by byte (a text with a byte to escape, or a short one).
+    private static func putEscapedBytes(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int, _ p: inout UnsafeMutablePointer<UInt8>) {
+        var i = start
         while i < utf8.count {
             let c = utf8[i]
-            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
-            p.update(from: source + runStart, count: i - runStart)
-            p += i - runStart
+            i += 1
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                p[0] = c
+                p += 1
+                continue
+            }
             p[0] = UInt8(ascii: "\\")
             switch c {
             case UInt8(ascii: "\""): p[1] = UInt8(ascii: "\""); p += 2
@@ -346,10 +314,6 @@ enum PayslipLineJSON {
                 p[4] = hex.utf8Start[Int(c >> 4)]; p[5] = hex.utf8Start[Int(c & 0xF)]
                 p += 6
             }
-            i += 1
-            runStart = i
         }
-        p.update(from: source + runStart, count: utf8.count - runStart)
-        p += utf8.count - runStart
     }
 }

@@ -50,8 +50,13 @@ extension PayslipWriter {
         try connection.execute("SAVEPOINT payslips_direct")
         do {
             try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
-                for g in groups {
-                    for p in g.payslips { try writer.row { r in encode(p, run: g.run, into: &r) } }
+                // By index, in place (`for p in g.payslips` copied each payslip: its arrays and texts
+                // retained and released).
+                for g in groups.indices {
+                    let run = groups[g].run
+                    try groups[g].payslips.withUnsafeBufferPointer { payslips in
+                        for j in payslips.indices { try writer.row { r in encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r) } }
+                    }
                 }
             }
         } catch let error as PostgresError where error.sqlState == "23505" {
@@ -68,11 +73,14 @@ extension PayslipWriter {
                         on connection: PostgresConnection) throws -> Int {
         guard let tenantId = groups.first?.run.tenantId else { return 0 }
         try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
-            for g in groups {
-                for p in g.payslips {
-                    try writer.row { r in
-                        r.bytea(stagingKey.bytes)
-                        encode(p, run: g.run, into: &r)
+            for g in groups.indices {
+                let run = groups[g].run
+                try groups[g].payslips.withUnsafeBufferPointer { payslips in
+                    for j in payslips.indices {
+                        try writer.row { r in
+                            r.bytea(stagingKey.bytes)
+                            encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r)
+                        }
                     }
                 }
             }

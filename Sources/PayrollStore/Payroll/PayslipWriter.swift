@@ -53,19 +53,24 @@ public enum PayslipWriter {
     /// The direct COPY's rows of `payslips` (what `copyDirect` sends for them), appended to
     /// `buffer`: for tests and the `load-encode --rows` benchmark.
     public static func encodeRows(_ payslips: [ComputedPayslip], run: PayrollRun, into buffer: BinaryCopyRowBuffer) {
-        for p in payslips { buffer.row { r in encode(p, run: run, into: &r) } }
+        // By index, in place (`for p in payslips` copied each payslip: its arrays and texts retained and released).
+        payslips.withUnsafeBufferPointer { payslips in
+            for j in payslips.indices { buffer.row { r in encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r) } }
+        }
     }
 
-    /// One payslip's `payslipColumns`, in order, in binary COPY format.
-    static func encode(_ p: ComputedPayslip, run: PayrollRun, into r: inout BinaryCopyRowEncoder) {
+    /// One payslip's `payslipColumns`, in order, in binary COPY format, read where it lies: the
+    /// row loops pass each payslip's address in its array (the element passed by value from inside
+    /// the row closure was copied, every array and text of the payslip retained and released).
+    static func encode(_ p: UnsafePointer<ComputedPayslip>, run: PayrollRun, into r: inout BinaryCopyRowEncoder) {
         r.int64(run.tenantId)
         r.int64(run.id)
-        r.int64(p.employeeId)
+        r.int64(p.pointee.employeeId)
         r.int32(run.version)
-        switch p.result {
+        switch p.pointee.result {
         case .success(let slip):
             r.text(slip.ruleSet)
-            if let d = p.inputDigest { r.bytea(d) } else { r.null() }
+            if let d = p.pointee.inputDigest { r.bytea(d) } else { r.null() }
             let m = slip.minutes
             // Field by field (array literals here allocated twice per payslip).
             r.int32(Int32(clamping: m.worked))
@@ -86,7 +91,7 @@ public enum PayslipWriter {
             r.null()
         case .failure(let error):
             r.null()
-            if let d = p.inputDigest { r.bytea(d) } else { r.null() }
+            if let d = p.pointee.inputDigest { r.bytea(d) } else { r.null() }
             for _ in 0..<14 { r.null() }
             r.null()
             r.null()

@@ -47,12 +47,12 @@ struct WrittenChunkResult: Sendable, Hashable {
             return !overflow
         }
         for i in order {
-            let p = payslips[i]
-            guard let inputDigest = p.inputDigest, previous != p.employeeId else { return nil }
-            previous = p.employeeId
-            withUnsafeBytes(of: p.employeeId.bigEndian) { bytes.append(contentsOf: $0) }
+            // Read in place (`let p = payslips[i]` copied the payslip, its arrays and texts retained).
+            guard let inputDigest = payslips[i].inputDigest, previous != payslips[i].employeeId else { return nil }
+            previous = payslips[i].employeeId
+            withUnsafeBytes(of: payslips[i].employeeId.bigEndian) { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: inputDigest)
-            switch p.result {
+            switch payslips[i].result {
             case .success(let slip):
                 done += 1
                 warnings += Int64(slip.warnings.count)
@@ -63,6 +63,42 @@ struct WrittenChunkResult: Sendable, Hashable {
             }
         }
         digest = SHA256.digest(bytes)
+    }
+
+    /// `init(_:)` from the counts and sums `ChunkProcessor.computePartsTallied` took of the same
+    /// payslips (`tally`, in their order): the payslips are not read again (each read copied a
+    /// payslip, retaining and releasing its arrays and texts), only their ids and input digests.
+    /// The tally's sums were added in the payslips' order, so they are `init(_:)`'s when that is
+    /// employee-id order (a loaded part's); otherwise this is `init(_:)`.
+    init?(_ payslips: [ComputedPayslip], tally: PayslipTally) {
+        precondition(tally.done + tally.failed == Int64(payslips.count), "the tally counts these payslips")
+        let ascending = payslips.withUnsafeBufferPointer { p in
+            p.indices.dropFirst().allSatisfy { p[$0 - 1].employeeId < p[$0].employeeId }
+        }
+        guard ascending else {
+            guard let result = WrittenChunkResult(payslips) else { return nil }
+            self = result
+            return
+        }
+        guard !payslips.isEmpty, !tally.overflowed else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payslips.count * 40)
+        for i in payslips.indices {
+            guard let inputDigest = payslips[i].inputDigest else { return nil }
+            withUnsafeBytes(of: payslips[i].employeeId.bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: inputDigest)
+        }
+        digest = SHA256.digest(bytes)
+        lowestEmployeeId = payslips[0].employeeId
+        highestEmployeeId = payslips[payslips.count - 1].employeeId
+        done = tally.done
+        failed = tally.failed
+        warnings = tally.warnings
+        gross = tally.gross
+        nonTaxable = tally.nonTaxable
+        taxable = tally.taxable
+        totalDeductions = tally.totalDeductions
+        net = tally.net
     }
 
     /// Counts and amounts in `chunkDigestSQL`'s order after its digest: done, failed, warnings,

@@ -145,6 +145,20 @@ public struct BinaryCopyRowEncoder {
         fieldCount += 1
     }
 
+    /// A field of at most `maxByteCount` bytes written in place by `write`, which returns how many
+    /// it wrote: its length, set afterwards (for a value whose exact length is only known once
+    /// written, such as escaped JSON text, bounded beforehand). Room for `maxByteCount` is made.
+    @inlinable public mutating func field(maxByteCount: Int, writingWith write: (UnsafeMutableRawBufferPointer) -> Int) {
+        precondition(maxByteCount >= 0 && maxByteCount <= Int(Int32.max), "binary COPY field length out of range")
+        reserve(4 + maxByteCount)
+        let lengthOffset = byteCount
+        let written = write(UnsafeMutableRawBufferPointer(start: base + lengthOffset + 4, count: maxByteCount))
+        precondition(written >= 0 && written <= maxByteCount, "binary COPY field wrote \(written) bytes, at most \(maxByteCount) allowed")
+        base.storeBytes(of: Int32(truncatingIfNeeded: written).bigEndian, toByteOffset: lengthOffset, as: Int32.self)
+        byteCount = lengthOffset + 4 + written
+        fieldCount += 1
+    }
+
     /// SQL NULL.
     @inlinable @inline(__always) public mutating func null() {
         reserve(4)

@@ -14,8 +14,8 @@
 // (id, number, input digest, error) and every encoded line array, to check that a change to the
 // loader or the encoder leaves every byte the same. `--glue` computes through
 // `ChunkProcessor.computeParts` (what a packed chunk job does: the results as per-part payslip
-// arrays) instead of calling `BatchCalculator` on the inputs directly; its compute phase
-// includes that glue. `--rows` (implies `--glue`) encodes each part's payslips as
+// arrays, the inputs moved out of the loaded chunks as `processParts` does) instead of calling
+// `BatchCalculator` on the inputs directly; its compute phase includes that glue. `--rows` (implies `--glue`) encodes each part's payslips as
 // `PayslipWriter` encodes its direct COPY rows (every column, into a reused in-memory buffer)
 // instead of the three line arrays alone; `--digest` then hashes those row bytes.
 import Foundation
@@ -137,8 +137,9 @@ var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             if glue {
                 // What a packed chunk job does between loading and writing (ChunkProcessor's glue).
                 t0 = threadCPUSeconds()
+                // As `processParts` since session 8: the inputs moved out of the chunks, not copied.
                 var computed: [[ComputedPayslip]]? = ChunkProcessor.computeParts(
-                    chunks!, calculate: { BatchCalculator.calculate($0, parallelism: 1) })
+                    takingInputsOf: &chunks!, calculate: { BatchCalculator.calculate($0, parallelism: 1) })
                 t1 = threadCPUSeconds()
                 totals.compute += t1 - t0
                 if rows {
