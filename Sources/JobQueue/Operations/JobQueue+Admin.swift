@@ -99,7 +99,8 @@ extension JobQueue {
 
     /// Pending (due / scheduled), running and expired-lease counts.
     public static func depth(on connection: PostgresConnection) throws -> QueueDepth {
-        guard let row = try connection.queryOne(depthSQL) else { return QueueDepth(due: 0, scheduled: 0, running: 0, expired: 0) }
+        // Prepared: read every few seconds by the maintenance thread; planned once per connection.
+        guard let row = try connection.queryOnePrepared(depthSQL) else { return QueueDepth(due: 0, scheduled: 0, running: 0, expired: 0) }
         return QueueDepth(due: try row.int64(at: 0), scheduled: try row.int64(at: 1),
                           running: try row.int64(at: 2), expired: try row.int64(at: 3))
     }

@@ -37,7 +37,9 @@ extension JobQueue {
     public static func rescueExpired(
         on connection: PostgresConnection, limit: Int = 1000, backoff: RetryBackoff = .standard
     ) throws -> Int {
-        try connection.query(rescueExpiredSQL, [
+        // Prepared: the maintenance thread runs it every few seconds, and planning it (≈ 1 ms) cost
+        // more than running it on a queue without expired leases.
+        try connection.queryPrepared(rescueExpiredSQL, [
             .int(limit), .int(backoff.baseMilliseconds), .int(backoff.capMilliseconds),
         ]).count
     }

@@ -22,4 +22,30 @@ enum JobSQL {
         try connection.execute("SELECT pg_notify('payrun_jobs', $1)", [.text(kind)])
         return try row.int64(at: 0)
     }
+
+    /// `enqueue` for many jobs of one kind and tenant with one statement, which also sends the
+    /// notification (PostgreSQL delivers a transaction's notifications at commit, identical ones
+    /// once). `jobs`: payload and dedup key per job; the keys must differ from each other (one
+    /// statement cannot update a pending row twice). Returns the jobs' ids, in no particular order.
+    @discardableResult
+    static func enqueueMany(kind: String, tenantId: Int64, jobs: [(payload: String, dedupKey: String)], priority: Int16,
+                            on connection: PostgresConnection) throws -> [Int64] {
+        if jobs.isEmpty { return [] }
+        precondition(Set(jobs.map(\.dedupKey)).count == jobs.count, "enqueueMany: dedup keys must differ")
+        let rows = try connection.query("""
+            WITH queued AS (
+                INSERT INTO payrun.jobs AS j (kind, tenant_id, payload, priority, dedup_key)
+                SELECT $1, $2, u.payload::jsonb, $3, u.dedup_key
+                  FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(payload, dedup_key, n)
+                 ORDER BY u.n
+                ON CONFLICT (dedup_key) WHERE state = 'pending' AND dedup_key IS NOT NULL
+                DO UPDATE SET run_at = least(j.run_at, EXCLUDED.run_at)
+                RETURNING j.id)
+            SELECT q.id FROM queued q CROSS JOIN (SELECT pg_notify('payrun_jobs', $1)) AS n
+            """, [.text(kind), .int(tenantId), .int16(priority), .textArray(jobs.map(\.payload)), .textArray(jobs.map(\.dedupKey))])
+        guard rows.count == jobs.count else {
+            throw PayrollStoreError(.invalidState, "enqueue of \(jobs.count) \(kind) jobs returned \(rows.count) ids")
+        }
+        return try rows.map { try $0.int64(at: 0) }
+    }
 }

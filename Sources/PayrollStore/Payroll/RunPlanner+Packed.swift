@@ -73,19 +73,26 @@ extension RunPlanner {
             guard let group = periods[key]?.sorted(by: { ($0.workplaceId, $0.id) < ($1.workplaceId, $1.id) }),
                   let first = group.first else { continue }
             var idsByWorkplace: [Int64: [Int64]] = [:]
+            var unsortedWorkplaces = Set<Int64>()
             // Binary COPY: a large run lists 10⁵–10⁶ ids, which a result set decodes several times slower.
-            // Every value spliced in is an integer or a date.
+            // Every value spliced in is an integer or a date. No ORDER BY: the server's sort of every
+            // employee of the tenant was more than half of this statement (100k month-end: 27k rows of
+            // one tenant, 34–39 → 12–13 ms, EXPLAIN ANALYZE minimum of 12); the index scan by
+            // `employees_by_workplace` yields each workplace's ids ascending already, and a workplace
+            // whose ids did not come in ascending order (another plan, e.g. a bitmap scan) is sorted here.
             try connection.copyOut("""
                 COPY (SELECT workplace_id, id FROM payrun.employees
                        WHERE tenant_id = \(tenantId)
                          AND workplace_id = ANY('{\(group.map { String($0.workplaceId) }.joined(separator: ","))}'::bigint[])
                          AND (hired_on IS NULL OR hired_on <= \(DateConversion.dateLiteral(first.periodEnd)))
                          AND (left_on IS NULL OR left_on >= \(DateConversion.dateLiteral(first.periodStart)))
-                       ORDER BY workplace_id, id) TO STDOUT (FORMAT binary)
+                     ) TO STDOUT (FORMAT binary)
                 """) { row in
-                let workplaceId = try row.int64()
-                idsByWorkplace[workplaceId, default: []].append(try row.int64())
+                let workplaceId = try row.int64(), id = try row.int64()
+                if let last = idsByWorkplace[workplaceId]?.last, last >= id { unsortedWorkplaces.insert(workplaceId) }
+                idsByWorkplace[workplaceId, default: []].append(id)
             }
+            for workplaceId in unsortedWorkplaces { idsByWorkplace[workplaceId]?.sort() }
             var job: [Part] = []
             var jobEmployees = 0
             for run in group {
@@ -124,13 +131,12 @@ extension RunPlanner {
                    AS u(run_id, chunk_no, id_from, id_to, employees)
             """, [.int(tenantId), .int64Array(allParts.map(\.runId)), .int64Array(allParts.map { Int64($0.chunkNo) }),
                   .int64Array(allParts.map(\.from)), .int64Array(allParts.map(\.to)), .int64Array(allParts.map { Int64($0.employees) })])
-        for parts in outcome.jobs {
-            guard let head = parts.first else { continue }
-            try JobSQL.enqueue(kind: PayrollJobKind.chunk, tenantId: tenantId,
-                               payload: "{\"parts\":[\(parts.map(\.json).joined(separator: ","))]}",
-                               dedupKey: "\(PayrollJobKind.chunk):\(tenantId):\(head.runId):v\(head.version):\(head.chunkNo)",
-                               priority: JobSQL.chunkPriority, on: connection)
-        }
+        // The chunk jobs with one statement and one notification (two statements per job before).
+        try JobSQL.enqueueMany(kind: PayrollJobKind.chunk, tenantId: tenantId, jobs: outcome.jobs.compactMap { parts in
+            guard let head = parts.first else { return nil }
+            return (payload: "{\"parts\":[\(parts.map(\.json).joined(separator: ","))]}",
+                    dedupKey: "\(PayrollJobKind.chunk):\(tenantId):\(head.runId):v\(head.version):\(head.chunkNo)")
+        }, priority: JobSQL.chunkPriority, on: connection)
         try connection.execute("""
             UPDATE payrun.payroll_runs r
                SET status = 'calculating', employees_total = u.employees, employees_done = 0, employees_failed = 0,

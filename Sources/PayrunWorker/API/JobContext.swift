@@ -16,6 +16,9 @@ public final class JobContext {
     public let workerId: String
     let flags: JobFlags
     let metrics: WorkerMetrics
+    /// The connection's transaction (`PostgresConnection.openTransactionSerial`) in which
+    /// `complete(on:)` completed the job; nil until then.
+    private(set) var completionTransactionSerial: Int?
 
     init(connection: PostgresConnection, job: ClaimedJob, logger: Logger, workerId: String, flags: JobFlags, metrics: WorkerMetrics) {
         self.connection = connection
@@ -48,6 +51,28 @@ public final class JobContext {
     /// Scopes the open transaction to the job's tenant (`payrun.tenant_id`, row-level security).
     public func scopeToTenant(_ connection: PostgresConnection) throws {
         try connection.executePrepared("SELECT set_config('payrun.tenant_id', $1, true)", [.text(String(job.tenantId))])
+    }
+
+    /// Runs `body` in a transaction on the job's connection scoped to the job's tenant: `BEGIN`
+    /// and the tenant (`SET LOCAL payrun.tenant_id`, as `scopeToTenant` sets it) in one round trip.
+    public func tenantTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try connection.transaction(settingLocally: [(name: "payrun.tenant_id", value: String(job.tenantId))], body)
+    }
+
+    /// Completes the job (`JobQueue.complete`, fenced by the lease: throws `leaseLost` if it is no
+    /// longer held) in the transaction open on `connection`, and notes which transaction it was.
+    /// When that transaction was opened by `PostgresConnection.transaction` and its COMMIT went
+    /// through, the pool knows the job succeeded without reading the job's row back.
+    public func complete(on connection: PostgresConnection) throws {
+        try JobQueue.complete(job, on: connection)
+        completionTransactionSerial = connection === self.connection ? connection.openTransactionSerial : nil
+    }
+
+    /// True when `complete(on:)` completed the job in a transaction of the job's connection that
+    /// has committed since (`PostgresConnection.committedTransactionSerial`).
+    public var completionCommitted: Bool {
+        guard let serial = completionTransactionSerial else { return false }
+        return connection.committedTransactionSerial == serial
     }
 }
 

@@ -3,8 +3,10 @@ import JobQueue
 /// Does the work of one or more job kinds.
 ///
 /// Contract: do the work on `context.connection` and, in ONE transaction, write the results and
-/// call `try JobQueue.complete(context.job, on: connection)` (fenced by the lease: if it throws
-/// `JobQueueError.leaseLost` the transaction rolls back and nothing of this attempt commits).
+/// call `try context.complete(on: connection)` (or `JobQueue.complete(context.job, on:)`; fenced by
+/// the lease: if it throws `JobQueueError.leaseLost` the transaction rolls back and nothing of this
+/// attempt commits). Completing through the context in a `PostgresConnection.transaction` of
+/// `context.connection` spares the pool a read of the job's row after `handle` returns.
 /// Throwing from `handle` makes the pool record a failed attempt (retried with backoff unless
 /// the error is `JobFailure.permanent`). Returning without completing the job is a bug: the pool
 /// fails the attempt with a message saying so.

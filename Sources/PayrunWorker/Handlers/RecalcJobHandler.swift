@@ -16,14 +16,13 @@ struct RecalcJobHandler: JobHandler {
         let employeeId = try payload.int("employeeId")
         let periodStart = try payload.date("periodStart")
         let key = try job.stagingKey()
-        let outcome = try context.connection.transaction { c in
-            try context.scopeToTenant(c)
+        let outcome = try context.tenantTransaction { c in
             let outcome = try Recalculation.run(tenantId: job.tenantId, employeeId: employeeId, periodStart: periodStart,
                                                 reason: payload.optionalString("reason"), stagingKey: key, on: c)
             if case .employeeNotFound = outcome {
                 throw JobFailure.permanent("employee \(employeeId) does not exist in tenant \(job.tenantId)")
             }
-            try JobQueue.complete(job, on: c)
+            try context.complete(on: c)
             return outcome
         }
         let metadata: [String: String] = ["employee": "\(employeeId)", "period": "\(periodStart)"]

@@ -95,18 +95,18 @@ extension RunChunkJobHandler {
         }
     }
 
-    /// Runs `body` in one transaction with the job's tenant set and completes the job in it (fenced
-    /// by the lease), so the payslips and the completion commit together. A finished chunk is
-    /// committed even when the worker is stopping; a lost lease cannot commit anyway. A run or
-    /// workplace that does not exist fails the job for good.
+    /// Runs `body` in one transaction with the job's tenant set (`BEGIN` and the tenant in one round
+    /// trip: `JobContext.tenantTransaction`) and completes the job in it (fenced by the lease), so
+    /// the payslips and the completion commit together. A finished chunk is committed even when
+    /// the worker is stopping; a lost lease cannot commit anyway. A run or workplace that does not
+    /// exist fails the job for good.
     private func completingInTransaction<T>(_ job: ClaimedJob, context: JobContext,
                                             _ body: (PostgresConnection) throws -> T) throws -> T {
-        try context.connection.transaction { c in
-            try context.scopeToTenant(c)
+        try context.tenantTransaction { c in
             do {
                 let outcome = try body(c)
                 if context.leaseLost { throw JobFailure.retryable("lease lost before commit") }
-                try JobQueue.complete(job, on: c)
+                try context.complete(on: c)
                 return outcome
             } catch let error as PayrollStoreError where error.kind == .notFound || error.kind == .invalidRequest {
                 throw JobFailure.permanent(error.description)

@@ -11,10 +11,9 @@ struct RunPlanJobHandler: JobHandler {
     func handle(_ job: ClaimedJob, context: JobContext) throws {
         let payload = try JobPayload(job)
         if let runIds = try payload.optionalInts("runIds") {
-            let outcome = try context.connection.transaction { c in
-                try context.scopeToTenant(c)
+            let outcome = try context.tenantTransaction { c in
                 let outcome = try RunPlanner.planMany(tenantId: job.tenantId, runIds: runIds, chunkEmployeesMax: chunkEmployeesMax, on: c)
-                try JobQueue.complete(job, on: c)
+                try context.complete(on: c)
                 return outcome
             }
             for skipped in outcome.skipped {
@@ -26,11 +25,10 @@ struct RunPlanJobHandler: JobHandler {
             return
         }
         let runId = try payload.int("runId")
-        let outcome = try context.connection.transaction { c in
-            try context.scopeToTenant(c)
+        let outcome = try context.tenantTransaction { c in
             do {
                 let outcome = try RunPlanner.plan(tenantId: job.tenantId, runId: runId, chunkEmployeesMax: chunkEmployeesMax, on: c)
-                try JobQueue.complete(job, on: c)
+                try context.complete(on: c)
                 return outcome
             } catch let error as PayrollStoreError where error.kind == .notFound {
                 throw JobFailure.permanent(error.description)

@@ -34,7 +34,7 @@ public struct SleepJobHandler: JobHandler {
             try connection.execute(Self.insertEffectSQL, [
                 .int(job.id), .text(context.workerId), .int(job.attempt), .text(job.leaseToken),
             ])
-            try JobQueue.complete(job, on: connection)
+            try context.complete(on: connection)
         }
     }
 }

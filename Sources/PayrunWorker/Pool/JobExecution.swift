@@ -30,6 +30,13 @@ struct JobExecution {
         do {
             try handler.handle(job, context: context)
             if connection.isInTransaction { try connection.execute("ROLLBACK") }
+            // The handler completed the job (fenced) in a transaction that committed: it succeeded,
+            // no need to read its row back.
+            if context.completionCommitted {
+                metrics.completed(kind: job.kind)
+                logger.debug("job completed", metadata: ["ms": "\(Self.milliseconds(started.duration(to: clock.now)))"])
+                return
+            }
             guard let row = try connection.queryOnePrepared(Self.leaseStateSQL, [.int(job.id), .text(job.leaseToken)]) else {
                 logger.error("job vanished while running")
                 return
@@ -38,8 +45,7 @@ struct JobExecution {
             let stillHeld = try row.bool(at: 1)
             if state == "succeeded" {
                 metrics.completed(kind: job.kind)
-                let elapsed = started.duration(to: clock.now)
-                logger.debug("job completed", metadata: ["ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)"])
+                logger.debug("job completed", metadata: ["ms": "\(Self.milliseconds(started.duration(to: clock.now)))"])
             } else if state == "running" && stillHeld {
                 fail("handler for \(job.kind) returned without completing the job (a bug in the handler)", retryable: false, logger: logger,
                      hook: (handler, context))
@@ -64,6 +70,10 @@ struct JobExecution {
                 fail(String(describing: error), retryable: true, logger: logger, hook: (handler, context))
             }
         }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// Records the failed attempt (fenced); retries once after a reconnect. When the job fails for

@@ -33,6 +33,7 @@ extension PostgresConnection {
     /// transaction unless the script itself contains `BEGIN`/`COMMIT`.
     public func executeScript(_ sql: String) throws(PostgresError) {
         let handle = try requireHandle()
+        roundTrips += 1
         guard PQsendQuery(handle, sql) == 1 else {
             throw PostgresError.fromConnection(handle, kind: PQstatus(handle) == CONNECTION_BAD ? .connectionLost : .other)
         }
@@ -55,6 +56,7 @@ extension PostgresConnection {
     /// Wraps a result of `PQexecParams`/`PQexec`: success statuses pass, everything else
     /// becomes a `PostgresError`.
     func checked(_ raw: OpaquePointer?, handle: OpaquePointer) throws(PostgresError) -> PostgresResult {
+        roundTrips += 1
         guard let raw else {
             throw PostgresError.from(result: nil, connection: handle)
         }

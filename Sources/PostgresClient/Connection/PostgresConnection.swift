@@ -30,6 +30,16 @@ public final class PostgresConnection {
     var preparedStatementNames: [String: String] = [:]
     /// The number in the last generated prepared-statement name (names are never reused on a connection).
     var preparedStatementSerial = 0
+    /// Round trips to the server this object made: statements run, prepared, COPYs started,
+    /// scripts sent (for tests and diagnostics: a statement merged into another shows here).
+    public internal(set) var roundTrips = 0
+    /// Transactions `transaction()` began on this connection object (the serial of the latest).
+    var transactionSerial = 0
+    /// The serial of the transaction `transaction()` has open; nil outside one.
+    public internal(set) var openTransactionSerial: Int?
+    /// The serial of the last transaction `transaction()` committed (its COMMIT succeeded with the
+    /// transaction still open and unaborted up to it); 0 before any.
+    public internal(set) var committedTransactionSerial = 0
 
     /// Connects. `url` is a libpq connection string or URI (`postgresql://user@host:port/db?...`).
     /// With `url == nil`, `DATABASE_URL` is used if set, otherwise libpq's environment variables

@@ -174,6 +174,7 @@ extension PostgresConnection {
     /// Sends the COPY statement and checks that the server entered the expected COPY mode in
     /// binary format.
     private func startCopy(_ sql: String, handle: OpaquePointer, expecting: ExecStatusType) throws(PostgresError) {
+        roundTrips += 1
         guard let result = PQexec(handle, sql) else {
             throw PostgresError.from(result: nil, connection: handle)
         }
