@@ -22,19 +22,20 @@ enum WeeklyAllowance {
 
     static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
                         shiftStartDays: [Int64], periodStartDay: Int64, periodEndDay: Int64) -> Result {
-        let contract = input.contract
+        // The contract and employee are read in place (a copy of the contract retained its
+        // schedule array, shared between employees; see `WeekSchedule`).
         var result = Result()
-        guard contract.wageType != .monthly else { return result }
-        let weekly = contract.weeklyScheduledMinutes
+        guard input.contract.wageType != .monthly else { return result }
+        let weekly = input.contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
         result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
-        let holidayIndex = contract.weeklyHoliday.rawValue
+        let holidayIndex = input.contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
         while holiday <= periodEndDay {
             defer { holiday += 7 }
-            switch contract.weeklyAllowance {
+            switch input.contract.weeklyAllowance {
             case .always:
                 if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(holiday) }
             case .statutory:
@@ -53,12 +54,10 @@ enum WeeklyAllowance {
     /// The statutory test for the week holding the 주휴일 `holidayDay`.
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
                            shiftStartDays: [Int64], holidayDay: Int64) -> Bool {
-        let contract = input.contract
-        let employee = input.employee
-        let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: contract.weekStart.rawValue)
+        let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
-        guard employee.isEmployed(on: DayMath.date(weekFirst)), employee.isEmployed(on: DayMath.date(weekLast)) else {
+        guard input.employee.isEmployed(on: DayMath.date(weekFirst)), input.employee.isEmployed(on: DayMath.date(weekLast)) else {
             return false
         }
         // §18③: the average weekly 소정 of the 4 weeks ending with this one, over the weeks of
@@ -66,9 +65,9 @@ enum WeeklyAllowance {
         // This week always counts (checked above); the contract's schedule is the same every week,
         // so today the average equals weekly 소정, but it is computed as the rule states.
         var employedWeeks: Int64 = 0, scheduled: Int64 = 0
-        let weeklyScheduled = contract.weeklyScheduledMinutes
+        let weeklyScheduled = input.contract.weeklyScheduledMinutes
         var first = weekFirst
-        while first > weekFirst - 28 && employee.isEmployed(on: DayMath.date(first)) {
+        while first > weekFirst - 28 && input.employee.isEmployed(on: DayMath.date(first)) {
             employedWeeks += 1
             scheduled += weeklyScheduled
             first -= 7
@@ -85,7 +84,7 @@ enum WeeklyAllowance {
                 d += 1
                 weekday = weekday == 6 ? 0 : weekday + 1
             }
-            guard weekday != contract.weeklyHoliday.rawValue, contract.scheduleMinutes[weekday] > 0 else { continue }
+            guard weekday != input.contract.weeklyHoliday.rawValue, input.contract.scheduleMinutes[weekday] > 0 else { continue }
             while started < shiftStartDays.count && shiftStartDays[started] < d { started += 1 }
             if (started < shiftStartDays.count && shiftStartDays[started] == d) || calendar.isHoliday(Int32(d)) { continue }
             let date = DayMath.date(d)
