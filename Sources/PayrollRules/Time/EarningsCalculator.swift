@@ -72,11 +72,11 @@ public enum EarningsCalculator {
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
 
         let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
-                                           collectsStartDays: computesPayByDate)
+                                           collectsStartDays: computesPayByDate, collectsShiftStartDays: false)
         let work = try WorkClassifier.classify(input.shifts, config)
         var buckets = work.buckets
 
-        let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar, shiftStartDays: work.shiftStartDays,
+        let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar,
                                              periodStartDay: periodStartDay, periodEndDay: periodEndDay)
         let weeklyFifths = weekly.fifthsPerWeek * Int64(weekly.paidDays.count)
         buckets.weeklyAllowance = (2 * weeklyFifths + 5) / 10

@@ -21,7 +21,8 @@ struct ClassifiedWork: Sendable {
     /// Worked minutes per calendar date inside the period, ascending; filled only when asked
     /// (the minimum-wage check needs it only when the rate may be below the minimum).
     var byCalendarDay: [(day: Int64, minutes: Int64)] = []
-    /// Shift-start days (any, also outside the period), ascending, for the 주휴 attendance test.
+    /// Shift-start days (any, also outside the period), ascending, each once; filled only when
+    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads the shifts themselves).
     var shiftStartDays: [Int64] = []
     /// §54 findings for shifts starting inside the period.
     var warnings: [PayrollWarning] = []
@@ -61,10 +62,12 @@ struct WorkClassifier {
         var collectsCalendarDays: Bool
         /// Whether `ClassifiedWork.byStartDay` is filled (the buckets are summed either way).
         var collectsStartDays: Bool
+        /// Whether `ClassifiedWork.shiftStartDays` is filled.
+        var collectsShiftStartDays: Bool
 
         /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
         init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool,
-             collectsStartDays: Bool = true) {
+             collectsStartDays: Bool = true, collectsShiftStartDays: Bool = true) {
             // Fields read from `input` in place (a copy of the contract retained its schedule array).
             let fiveOrMore = input.workplace.fiveOrMore
             self.rules = rules
@@ -79,6 +82,7 @@ struct WorkClassifier {
             self.defaultBreakMinutes = input.contract.defaultBreakMinutes
             self.collectsCalendarDays = collectsCalendarDays
             self.collectsStartDays = collectsStartDays
+            self.collectsShiftStartDays = collectsShiftStartDays
         }
     }
 
@@ -103,7 +107,7 @@ struct WorkClassifier {
     static func classify(_ shifts: [Shift], _ config: Config) throws(PayrollError) -> ClassifiedWork {
         var c = WorkClassifier(config)
         if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
-        c.out.shiftStartDays.reserveCapacity(shifts.count)
+        if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
@@ -177,7 +181,7 @@ struct WorkClassifier {
         guard day != dayKey else { return }
         dayKey = day
         dayCount = 0
-        out.shiftStartDays.append(day)
+        if config.collectsShiftStartDays { out.shiftStartDays.append(day) }
         // One weekday for the day's schedule and its week's start.
         let weekday = DayMath.weekdayIndex(day)
         dayScheduled = Int64(config.scheduleMinutes[weekday])
