@@ -60,23 +60,23 @@ public enum EarningsCalculator {
     /// reads it, and `PayrollCalculator` asks for it only then (for input that passed
     /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
     static func compute(_ input: PayrollInput, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
-        let contract = input.contract
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
         guard rules.weeklyAllowanceDivisor == 5 else {
             throw PayrollError(.unsupported, "주휴 divisor other than 5 is not supported", field: "periodStart")
         }
-        let rate = try OrdinaryHourlyWage.rate(contract, rules: rules)
+        let rate = try OrdinaryHourlyWage.rate(input.contract, rules: rules)
         let calendar = input.workplace.holidays ?? HolidayCalendar.korea
         let fiveOrMore = input.workplace.fiveOrMore
         let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
 
-        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort)
+        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
+                                           collectsStartDays: computesPayByDate, collectsShiftStartDays: false)
         let work = try WorkClassifier.classify(input.shifts, config)
         var buckets = work.buckets
 
-        let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar, shiftStartDays: work.shiftStartDays,
+        let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar,
                                              periodStartDay: periodStartDay, periodEndDay: periodEndDay)
         let weeklyFifths = weekly.fifthsPerWeek * Int64(weekly.paidDays.count)
         buckets.weeklyAllowance = (2 * weeklyFifths + 5) / 10
@@ -84,7 +84,7 @@ public enum EarningsCalculator {
                                                 periodStartDay: periodStartDay, periodEndDay: periodEndDay)
         buckets.paidHoliday = paidHolidays.reduce(0) { $0 + $1.minutes }
 
-        let pays = Premiums(contract: contract, fiveOrMore: fiveOrMore, rules: rules)
+        let pays = Premiums(contract: input.contract, fiveOrMore: fiveOrMore, rules: rules)
 
         // Lines. Their 계산방법 texts go into one block (one allocation for all of them).
         var salaryExact = Rational.zero
@@ -104,17 +104,17 @@ public enum EarningsCalculator {
                 lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
                                          amount: amount, methodText: method))
             }
-            if contract.wageType == .monthly {
+            if input.contract.wageType == .monthly {
                 let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
                                                                     employee: input.employee)
-                guard let exact = ExactMath.rational(Int128(contract.wageWon) * Int128(proration.fraction.numerator),
+                guard let exact = ExactMath.rational(Int128(input.contract.wageWon) * Int128(proration.fraction.numerator),
                                                      Int128(proration.fraction.denominator)) else {
                     throw PayrollError(.invalidValue, "salary out of range", field: "contract.wage")
                 }
                 salaryExact = exact
                 let method = texts.text { text in
                     text.add("월급 ")
-                    text.won(contract.wageWon)
+                    text.won(input.contract.wageWon)
                     text.add("원 × ")
                     if proration.terms.count > 1 { text.add("(") }
                     for (i, term) in proration.terms.enumerated() {
@@ -175,7 +175,7 @@ public enum EarningsCalculator {
         // Warnings: §54 and minimum wage by date, then omitted statutory allowances.
         var warnings = work.warnings
         if mayFallShort {
-            if work.byCalendarDay.isEmpty && contract.wageType == .monthly {
+            if work.byCalendarDay.isEmpty && input.contract.wageType == .monthly {
                 if let w = try MinimumWageCheck.warningWithoutWork(rate: rate, date: input.periodEnd) { warnings.append(w) }
             } else {
                 warnings += try MinimumWageCheck.warnings(rate: rate, workDays: work.byCalendarDay)
@@ -192,7 +192,7 @@ public enum EarningsCalculator {
         // Pay by date, in units of rate / 600 (a worked minute at ×1 is 10 units, a fifth of a 주휴 minute 2).
         var units: [(day: Int64, units: Int64)] = []
         units.reserveCapacity(work.byStartDay.count + weekly.paidDays.count + paidHolidays.count + 1)
-        let baseUnitsPerRegular: Int64 = contract.wageType == .monthly ? 0 : 10
+        let baseUnitsPerRegular: Int64 = input.contract.wageType == .monthly ? 0 : 10
         for d in work.byStartDay {
             var u = d.regular * baseUnitsPerRegular + (d.overtime + d.partTimeExcess + d.holiday + d.holidayOver8) * 10
             if pays.overtime { u += (d.overtime + d.partTimeExcess) * 5 * rules.overtimePremiumHalves }
@@ -202,7 +202,7 @@ public enum EarningsCalculator {
         }
         for day in weekly.paidDays { units.append((day, 2 * weekly.fifthsPerWeek)) }
         for h in paidHolidays { units.append((h.day, 10 * h.minutes)) }
-        if contract.wageType == .monthly { units.append((periodEndDay, 0)) }
+        if input.contract.wageType == .monthly { units.append((periodEndDay, 0)) }
         units.sort { $0.day < $1.day }
         var payByDate: [DatedAmount] = []
         payByDate.reserveCapacity(units.count)
@@ -218,7 +218,7 @@ public enum EarningsCalculator {
             guard var amount = fast ?? ExactMath.rational(Int128(rate.numerator) * Int128(u), Int128(rate.denominator) * 600) else {
                 throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
             }
-            if contract.wageType == .monthly && day == periodEndDay { amount = amount + salaryExact }
+            if input.contract.wageType == .monthly && day == periodEndDay { amount = amount + salaryExact }
             payByDate.append(DatedAmount(date: DayMath.date(day), amount: amount))
         }
 
@@ -228,18 +228,17 @@ public enum EarningsCalculator {
     }
 
     static func validate(_ input: PayrollInput) throws(PayrollError) {
-        let contract = input.contract
-        guard contract.scheduleMinutes.count == 7 else {
+        guard input.contract.scheduleMinutes.count == 7 else {
             throw PayrollError(.invalidValue, "schedule needs one entry per weekday", field: "contract.schedule")
         }
-        for (i, m) in contract.scheduleMinutes.enumerated() where m < 0 || m > 1440 {
+        for (i, m) in input.contract.scheduleMinutes.enumerated() where m < 0 || m > 1440 {
             throw PayrollError(.invalidValue, "scheduled minutes must be within 0…1440",
                                field: "contract.schedule." + (Weekday(rawValue: i)?.key ?? String(i)))
         }
-        guard contract.wageWon > 0, contract.wageWon <= wageWonMax else {
+        guard input.contract.wageWon > 0, input.contract.wageWon <= wageWonMax else {
             throw PayrollError(.invalidValue, "wage must be within 1…\(wageWonMax)원", field: "contract.wage")
         }
-        if let b = contract.defaultBreakMinutes, b < 0 {
+        if let b = input.contract.defaultBreakMinutes, b < 0 {
             throw PayrollError(.invalidValue, "break minutes must not be negative", field: "contract.defaultBreakMinutes")
         }
         let start = Int64(input.periodStart.daysSinceEpoch), end = Int64(input.periodEnd.daysSinceEpoch)
@@ -259,7 +258,11 @@ struct Premiums {
     let overtime: Bool
     let night: Bool
     let holiday: Bool
-    let contract: Contract
+    // The switches themselves, not the contract: a stored copy of the contract retained its
+    // schedule array (shared between employees, see `WeekSchedule`).
+    let overtimeAllowance: AllowanceSwitch
+    let nightAllowance: AllowanceSwitch
+    let holidayAllowance: AllowanceSwitch
     let fiveOrMore: Bool
 
     init(contract: Contract, fiveOrMore: Bool, rules: WorkingTimeRules) {
@@ -267,7 +270,9 @@ struct Premiums {
         overtime = pays(contract.overtimeAllowance)
         night = pays(contract.nightAllowance)
         holiday = pays(contract.holidayAllowance)
-        self.contract = contract
+        overtimeAllowance = contract.overtimeAllowance
+        nightAllowance = contract.nightAllowance
+        holidayAllowance = contract.holidayAllowance
         self.fiveOrMore = fiveOrMore
     }
 
@@ -276,15 +281,15 @@ struct Premiums {
         func warn(_ what: String) {
             warnings.append(PayrollWarning(code: .statutoryAllowanceOmitted, message: what))
         }
-        if fiveOrMore && contract.overtimeAllowance == .never && buckets.overtime + buckets.partTimeExcess > 0 {
+        if fiveOrMore && overtimeAllowance == .never && buckets.overtime + buckets.partTimeExcess > 0 {
             warn("overtimeAllowance never: the +50 % premium for \(PayMethodText.hours(buckets.overtime + buckets.partTimeExcess)) "
                  + "of 연장/단시간 초과근로 is required (근로기준법 §56①, 기간제법 §6③) and was not paid")
         }
-        if fiveOrMore && contract.nightAllowance == .never && buckets.night > 0 {
+        if fiveOrMore && nightAllowance == .never && buckets.night > 0 {
             warn("nightAllowance never: the +50 % premium for \(PayMethodText.hours(buckets.night)) of 야간근로 is required "
                  + "(근로기준법 §56③) and was not paid")
         }
-        if fiveOrMore && contract.holidayAllowance == .never && buckets.holiday + buckets.holidayOver8 > 0 {
+        if fiveOrMore && holidayAllowance == .never && buckets.holiday + buckets.holidayOver8 > 0 {
             warn("holidayAllowance never: the premium for \(PayMethodText.hours(buckets.holiday + buckets.holidayOver8)) of 휴일근로 "
                  + "is required (근로기준법 §56②) and was not paid")
         }

@@ -3,6 +3,10 @@
 public enum OrdinaryHourlyWage {
     /// `hourly`: the wage. `daily`: wage × 60 / (weekly 소정 / number of scheduled days).
     /// `monthly`: wage / D, D = `monthlyHoursDivisor`.
+    /// Inlined: called with `input.contract`, it reads the fields in place; as a call it was
+    /// passed a copy of the contract (a retain and release of its schedule array, which the
+    /// batch path shares between employees on both cores).
+    @inline(__always)
     public static func rate(_ contract: Contract, rules: WorkingTimeRules) throws(PayrollError) -> Rational {
         let weekly = contract.weeklyScheduledMinutes
         switch contract.wageType {

@@ -11,32 +11,55 @@
 enum PaidHolidays {
     static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
                         periodStartDay: Int64, periodEndDay: Int64) -> [(day: Int64, minutes: Int64)] {
-        let contract = input.contract
-        guard contract.wageType != .monthly,
-              contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return [] }
-        let fiveOrMore = input.workplace.fiveOrMore
+        // The contract's fields are read in place (a copy of it retained its schedule array).
+        guard input.contract.wageType != .monthly,
+              input.contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return [] }
         // May 1 of each year the period touches (a period spans at most two years in practice).
-        var mayFirstDays: (Int64, Int64, Int64) = (.min, .min, .min)
+        var mayFirstDays: (Int64, Int64, Int64) = (.max, .max, .max)
         let firstYear = DayMath.date(periodStartDay).year, lastYear = DayMath.date(periodEndDay).year
         for (i, year) in (firstYear...min(lastYear, firstYear + 2)).enumerated() {
-            let d = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) } ?? .min
+            let d = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) } ?? .max
             switch i { case 0: mayFirstDays.0 = d; case 1: mayFirstDays.1 = d; default: mayFirstDays.2 = d }
         }
-        var result: [(day: Int64, minutes: Int64)] = []
-        var d = periodStartDay
-        var weekday = DayMath.weekdayIndex(d)  // of `d`, advanced with it (no division per day)
-        while d <= periodEndDay {
-            defer {
-                d += 1
-                weekday = weekday == 6 ? 0 : weekday + 1
+        // The dates that may be paid, ascending, each once: the workplace calendar's dates in the
+        // period (at 5인 이상) merged with the May 1 dates. The calendar's entries are sorted by
+        // date and `isHoliday(d)` holds exactly for the dates of its entries, so walking them
+        // finds the same dates as testing every day of the period (a month's 30 lookups), in the
+        // same order.
+        return calendar.entries.withUnsafeBufferPointer { entries in
+        var k = entries.count
+        if input.workplace.fiveOrMore {
+            var lo = 0, hi = entries.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int64(entries[mid].date.daysSinceEpoch) < periodStartDay { lo = mid + 1 } else { hi = mid }
             }
-            let scheduled = Int64(contract.scheduleMinutes[weekday])
-            guard scheduled > 0, weekday != contract.weeklyHoliday.rawValue else { continue }
-            let paid = (fiveOrMore && calendar.isHoliday(Int32(d)))
-                || d == mayFirstDays.0 || d == mayFirstDays.1 || d == mayFirstDays.2
-            guard paid, input.employee.isEmployed(on: DayMath.date(d)) else { continue }
+            k = lo
+        }
+        // Ascending (a year the calendar cannot hold gives `.max`, whatever its place).
+        var mays = mayFirstDays
+        if mays.0 > mays.1 { swap(&mays.0, &mays.1) }
+        if mays.1 > mays.2 { swap(&mays.1, &mays.2) }
+        if mays.0 > mays.1 { swap(&mays.0, &mays.1) }
+        var result: [(day: Int64, minutes: Int64)] = []
+        var previous = Int64.min
+        while true {
+            let holiday = k < entries.count ? Int64(entries[k].date.daysSinceEpoch) : Int64.max
+            let mayFirst = mays.0
+            let d = min(holiday, mayFirst)
+            guard d <= periodEndDay else { break }
+            if holiday == d { k += 1 }
+            if mayFirst == d { mays = (mays.1, mays.2, .max) }
+            // Before the period (a May 1 of the first year, which begins before it) or seen already.
+            guard d >= periodStartDay, d != previous else { continue }
+            previous = d
+            let weekday = DayMath.weekdayIndex(d)
+            let scheduled = Int64(input.contract.scheduleMinutes[weekday])
+            guard scheduled > 0, weekday != input.contract.weeklyHoliday.rawValue,
+                  input.employee.isEmployed(on: DayMath.date(d)) else { continue }
             result.append((d, scheduled))
         }
         return result
+        }
     }
 }

@@ -20,29 +20,32 @@ enum WeeklyAllowance {
         var omittedStatutoryWeeks = 0
     }
 
+    /// `input.shifts` must be sorted by start (`WorkClassifier.classify` checks it before this runs).
     static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                        shiftStartDays: [Int64], periodStartDay: Int64, periodEndDay: Int64) -> Result {
-        let contract = input.contract
+                        periodStartDay: Int64, periodEndDay: Int64) -> Result {
+        // The contract and employee are read in place (a copy of the contract retained its
+        // schedule array, shared between employees; see `WeekSchedule`).
         var result = Result()
-        guard contract.wageType != .monthly else { return result }
-        let weekly = contract.weeklyScheduledMinutes
+        guard input.contract.wageType != .monthly else { return result }
+        let weekly = input.contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
         result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
-        let holidayIndex = contract.weeklyHoliday.rawValue
+        let holidayIndex = input.contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
+        var shiftCursor = 0  // see `isEligible`: the weeks come in order, so one cursor serves them all
         while holiday <= periodEndDay {
             defer { holiday += 7 }
-            switch contract.weeklyAllowance {
+            switch input.contract.weeklyAllowance {
             case .always:
                 if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(holiday) }
             case .statutory:
-                if isEligible(input, rules: rules, calendar: calendar, shiftStartDays: shiftStartDays, holidayDay: holiday) {
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
                     result.paidDays.append(holiday)
                 }
             case .never:
-                if isEligible(input, rules: rules, calendar: calendar, shiftStartDays: shiftStartDays, holidayDay: holiday) {
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
                     result.omittedStatutoryWeeks += 1
                 }
             }
@@ -50,15 +53,16 @@ enum WeeklyAllowance {
         return result
     }
 
-    /// The statutory test for the week holding the 주휴일 `holidayDay`.
+    /// The statutory test for the week holding the 주휴일 `holidayDay`. `shiftCursor` is an index
+    /// of `input.shifts` (sorted by start) at or before the first shift starting in this week or
+    /// later; it is moved to that shift, so a caller testing its weeks in ascending order passes
+    /// the same cursor on (0 is always valid).
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                           shiftStartDays: [Int64], holidayDay: Int64) -> Bool {
-        let contract = input.contract
-        let employee = input.employee
-        let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: contract.weekStart.rawValue)
+                           holidayDay: Int64, shiftCursor: inout Int) -> Bool {
+        let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
-        guard employee.isEmployed(on: DayMath.date(weekFirst)), employee.isEmployed(on: DayMath.date(weekLast)) else {
+        guard input.employee.isEmployed(on: DayMath.date(weekFirst)), input.employee.isEmployed(on: DayMath.date(weekLast)) else {
             return false
         }
         // §18③: the average weekly 소정 of the 4 weeks ending with this one, over the weeks of
@@ -66,42 +70,48 @@ enum WeeklyAllowance {
         // This week always counts (checked above); the contract's schedule is the same every week,
         // so today the average equals weekly 소정, but it is computed as the rule states.
         var employedWeeks: Int64 = 0, scheduled: Int64 = 0
-        let weeklyScheduled = contract.weeklyScheduledMinutes
+        let weeklyScheduled = input.contract.weeklyScheduledMinutes
         var first = weekFirst
-        while first > weekFirst - 28 && employee.isEmployed(on: DayMath.date(first)) {
+        while first > weekFirst - 28 && input.employee.isEmployed(on: DayMath.date(first)) {
             employedWeeks += 1
             scheduled += weeklyScheduled
             first -= 7
         }
         guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
         // 개근: every scheduled day other than the 주휴일 is attended or excused. The days are
-        // walked in order, so the shift-start days are too: one search for the week's first day,
-        // then a cursor (`started` holds the first shift-start day not before `d`).
-        var started = lowerBound(shiftStartDays, weekFirst)
-        var weekday = DayMath.weekdayIndex(weekFirst)
-        var d = weekFirst
-        while d <= weekLast {
-            defer {
-                d += 1
-                weekday = weekday == 6 ? 0 : weekday + 1
+        // walked in order, so the shifts (sorted by start) are too: a cursor (`started` indexes the
+        // first shift whose start day, held in `startedDay` (`Int64.max` past the last shift), is
+        // not before `d`), moved on from `shiftCursor`. The start days are read from the shifts in
+        // place, not from an array the classifier would build for every employee.
+        return input.shifts.withUnsafeBufferPointer { shifts in
+            @inline(__always) func startDay(_ k: Int) -> Int64 {
+                k < shifts.count ? DayMath.day(ofMinute: shifts[k].start.value) : Int64.max
             }
-            guard weekday != contract.weeklyHoliday.rawValue, contract.scheduleMinutes[weekday] > 0 else { continue }
-            while started < shiftStartDays.count && shiftStartDays[started] < d { started += 1 }
-            if (started < shiftStartDays.count && shiftStartDays[started] == d) || calendar.isHoliday(Int32(d)) { continue }
-            let date = DayMath.date(d)
-            if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
-            return false
+            var started = max(0, shiftCursor)
+            var startedDay = startDay(started)
+            while startedDay < weekFirst {
+                started += 1
+                startedDay = startDay(started)
+            }
+            shiftCursor = started
+            var weekday = DayMath.weekdayIndex(weekFirst)
+            var d = weekFirst
+            while d <= weekLast {
+                defer {
+                    d += 1
+                    weekday = weekday == 6 ? 0 : weekday + 1
+                }
+                guard weekday != input.contract.weeklyHoliday.rawValue, input.contract.scheduleMinutes[weekday] > 0 else { continue }
+                while startedDay < d {
+                    started += 1
+                    startedDay = startDay(started)
+                }
+                if startedDay == d || calendar.isHoliday(Int32(d)) { continue }
+                let date = DayMath.date(d)
+                if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
+                return false
+            }
+            return true
         }
-        return true
-    }
-
-    /// The index of the first element not below `value` in an ascending array (`count` if none).
-    static func lowerBound(_ sorted: [Int64], _ value: Int64) -> Int {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }

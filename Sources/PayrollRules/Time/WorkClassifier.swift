@@ -15,12 +15,14 @@ struct DayMinutes: Sendable, Hashable {
 struct ClassifiedWork: Sendable {
     /// Minutes inside the period (weeklyAllowance and paidHoliday are filled in later).
     var buckets = MinuteBuckets()
-    /// Per shift-start day, ascending (only days with minutes inside the period).
+    /// Per shift-start day, ascending (only days with minutes inside the period); filled only
+    /// when asked (`Config.collectsStartDays`: pay by date, for 일용 withholding, reads it).
     var byStartDay: [DayMinutes] = []
     /// Worked minutes per calendar date inside the period, ascending; filled only when asked
     /// (the minimum-wage check needs it only when the rate may be below the minimum).
     var byCalendarDay: [(day: Int64, minutes: Int64)] = []
-    /// Shift-start days (any, also outside the period), ascending, for the 주휴 attendance test.
+    /// Shift-start days (any, also outside the period), ascending, each once; filled only when
+    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads the shifts themselves).
     var shiftStartDays: [Int64] = []
     /// §54 findings for shifts starting inside the period.
     var warnings: [PayrollWarning] = []
@@ -52,28 +54,35 @@ struct WorkClassifier {
         /// False at 5인 미만 unless `holidayAllowance` is `always` (pinned rule 2).
         var classifiesHolidays: Bool
         var calendar: HolidayCalendar
-        /// One entry per weekday, Monday first.
-        var scheduleMinutes: [Int32]
+        /// One entry per weekday, Monday first (inline: no retain of the contract's shared array).
+        var scheduleMinutes: WeekSchedule
         /// 기간제법 §6③ applies: a part-time contract at 5인 이상 or with `overtimeAllowance: always`.
         var partTimeExcessApplies: Bool
         var defaultBreakMinutes: Int32?
         var collectsCalendarDays: Bool
+        /// Whether `ClassifiedWork.byStartDay` is filled (the buckets are summed either way).
+        var collectsStartDays: Bool
+        /// Whether `ClassifiedWork.shiftStartDays` is filled.
+        var collectsShiftStartDays: Bool
 
         /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
-        init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool) {
-            let contract = input.contract
+        init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool,
+             collectsStartDays: Bool = true, collectsShiftStartDays: Bool = true) {
+            // Fields read from `input` in place (a copy of the contract retained its schedule array).
             let fiveOrMore = input.workplace.fiveOrMore
             self.rules = rules
             self.periodStartDay = Int64(input.periodStart.daysSinceEpoch)
             self.periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
-            self.weekStart = contract.weekStart.rawValue
-            self.weeklyHoliday = contract.weeklyHoliday.rawValue
-            self.classifiesHolidays = fiveOrMore || contract.holidayAllowance == .always
+            self.weekStart = input.contract.weekStart.rawValue
+            self.weeklyHoliday = input.contract.weeklyHoliday.rawValue
+            self.classifiesHolidays = fiveOrMore || input.contract.holidayAllowance == .always
             self.calendar = calendar
-            self.scheduleMinutes = contract.scheduleMinutes
-            self.partTimeExcessApplies = contract.isPartTime && (fiveOrMore || contract.overtimeAllowance == .always)
-            self.defaultBreakMinutes = contract.defaultBreakMinutes
+            self.scheduleMinutes = WeekSchedule(input.contract.scheduleMinutes)
+            self.partTimeExcessApplies = input.contract.isPartTime && (fiveOrMore || input.contract.overtimeAllowance == .always)
+            self.defaultBreakMinutes = input.contract.defaultBreakMinutes
             self.collectsCalendarDays = collectsCalendarDays
+            self.collectsStartDays = collectsStartDays
+            self.collectsShiftStartDays = collectsShiftStartDays
         }
     }
 
@@ -97,8 +106,8 @@ struct WorkClassifier {
 
     static func classify(_ shifts: [Shift], _ config: Config) throws(PayrollError) -> ClassifiedWork {
         var c = WorkClassifier(config)
-        c.out.byStartDay.reserveCapacity(min(shifts.count, 64))
-        c.out.shiftStartDays.reserveCapacity(shifts.count)
+        if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
+        if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
@@ -156,21 +165,10 @@ struct WorkClassifier {
     }
 
     private mutating func finish() {
-        if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
+        if pendingStartDay.day != .min { flushStartDay() }
         if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
         pendingStartDay = DayMinutes(day: .min)
         pendingCalendarDay = (.min, 0)
-        // Every minute recorded went into exactly one of the five worked buckets of its
-        // shift-start day's entry (night overlays them), so the period's buckets are their sums:
-        // one pass over the days instead of seven additions per piece.
-        for k in out.byStartDay.indices {
-            out.buckets.regular += out.byStartDay[k].regular
-            out.buckets.overtime += out.byStartDay[k].overtime
-            out.buckets.partTimeExcess += out.byStartDay[k].partTimeExcess
-            out.buckets.holiday += out.byStartDay[k].holiday
-            out.buckets.holidayOver8 += out.byStartDay[k].holidayOver8
-            out.buckets.night += out.byStartDay[k].night
-        }
         out.buckets.worked = out.buckets.regular + out.buckets.overtime + out.buckets.partTimeExcess
             + out.buckets.holiday + out.buckets.holidayOver8
     }
@@ -183,7 +181,7 @@ struct WorkClassifier {
         guard day != dayKey else { return }
         dayKey = day
         dayCount = 0
-        out.shiftStartDays.append(day)
+        if config.collectsShiftStartDays { out.shiftStartDays.append(day) }
         // One weekday for the day's schedule and its week's start.
         let weekday = DayMath.weekdayIndex(day)
         dayScheduled = Int64(config.scheduleMinutes[weekday])
@@ -402,9 +400,24 @@ struct WorkClassifier {
             pendingStartDay.holidayOver8 += add.holidayOver8
             pendingStartDay.night += add.night
         } else {
-            if pendingStartDay.day != .min { out.byStartDay.append(pendingStartDay) }
+            if pendingStartDay.day != .min { flushStartDay() }
             pendingStartDay = add
         }
+    }
+
+    /// Adds the finished entry of a shift-start day to the period's buckets (every minute
+    /// recorded went into exactly one of the five worked buckets of its shift-start day's entry,
+    /// night overlaying them, so the period's buckets are the entries' sums: seven additions per
+    /// day instead of per piece) and, when asked, to `byStartDay`.
+    @inline(__always)
+    private mutating func flushStartDay() {
+        out.buckets.regular += pendingStartDay.regular
+        out.buckets.overtime += pendingStartDay.overtime
+        out.buckets.partTimeExcess += pendingStartDay.partTimeExcess
+        out.buckets.holiday += pendingStartDay.holiday
+        out.buckets.holidayOver8 += pendingStartDay.holidayOver8
+        out.buckets.night += pendingStartDay.night
+        if config.collectsStartDays { out.byStartDay.append(pendingStartDay) }
     }
 
     @inline(__always)
