@@ -41,27 +41,17 @@ struct WrittenChunkResult: Sendable, Hashable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payslips.count * 40)
         var previous: Int64?
-        func add(_ sum: inout Int64, _ amount: Int64) -> Bool {
-            let (total, overflow) = sum.addingReportingOverflow(amount)
-            sum = total
-            return !overflow
-        }
+        var tally = PayslipTally()
         for i in order {
             // Read in place (`let p = payslips[i]` copied the payslip, its arrays and texts retained).
             guard let inputDigest = payslips[i].inputDigest, previous != payslips[i].employeeId else { return nil }
             previous = payslips[i].employeeId
             withUnsafeBytes(of: payslips[i].employeeId.bigEndian) { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: inputDigest)
-            switch payslips[i].result {
-            case .success(let slip):
-                done += 1
-                warnings += Int64(slip.warnings.count)
-                guard add(&gross, slip.gross), add(&nonTaxable, slip.nonTaxable), add(&taxable, slip.taxable),
-                      add(&totalDeductions, slip.totalDeductions), add(&net, slip.net) else { return nil }
-            case .failure:
-                failed += 1
-            }
+            tally.add(payslips[i].result)
+            if tally.overflowed { return nil }
         }
+        take(tally)
         digest = SHA256.digest(bytes)
     }
 
@@ -91,6 +81,11 @@ struct WrittenChunkResult: Sendable, Hashable {
         digest = SHA256.digest(bytes)
         lowestEmployeeId = payslips[0].employeeId
         highestEmployeeId = payslips[payslips.count - 1].employeeId
+        take(tally)
+    }
+
+    /// The counts and sums of `tally` (one definition of them: `PayslipTally.add`).
+    private mutating func take(_ tally: PayslipTally) {
         done = tally.done
         failed = tally.failed
         warnings = tally.warnings
