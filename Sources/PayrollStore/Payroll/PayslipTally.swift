@@ -1,10 +1,10 @@
 import PayrollRules
 
 /// A part's payslip counts and sums, taken by `ChunkProcessor.computePartsTallied` while it held
-/// each payslip, in the part's employee order: what `WrittenChunkResult` sums, without reading
-/// (and copying) every payslip again. Counts as `WrittenChunkResult`: payslips without and with
-/// an error, warnings; sums of gross, non-taxable, taxable, total deductions and net, with
-/// `overflowed` set once a sum went beyond `bigint` (as `WrittenChunkResult`, which then gives up).
+/// each payslip, in the part's employee order: the counts `WrittenChunkResult` holds, without
+/// reading (and copying) every payslip again. Payslips without and with an error, warnings; sums
+/// of gross, non-taxable, taxable, total deductions and net, with `overflowed` set once a sum went
+/// beyond `bigint` (`WrittenChunkResult` then gives no result).
 struct PayslipTally: Sendable, Hashable {
     var done: Int64 = 0
     var failed: Int64 = 0

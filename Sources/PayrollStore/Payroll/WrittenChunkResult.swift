@@ -13,14 +13,8 @@ import PayrollRules
 /// error has none).
 struct WrittenChunkResult: Sendable, Hashable {
     var digest: [UInt8]
-    var done: Int64 = 0
-    var failed: Int64 = 0
-    var warnings: Int64 = 0
-    var gross: Int64 = 0
-    var nonTaxable: Int64 = 0
-    var taxable: Int64 = 0
-    var totalDeductions: Int64 = 0
-    var net: Int64 = 0
+    /// The counts and amounts (never `overflowed`: a sum beyond `bigint` gives no result).
+    var counts = PayslipTally()
     /// The lowest and highest employee id written.
     var lowestEmployeeId: Int64
     var highestEmployeeId: Int64
@@ -51,7 +45,7 @@ struct WrittenChunkResult: Sendable, Hashable {
             tally.add(payslips[i].result)
             if tally.overflowed { return nil }
         }
-        take(tally)
+        counts = tally
         digest = SHA256.digest(bytes)
     }
 
@@ -81,22 +75,17 @@ struct WrittenChunkResult: Sendable, Hashable {
         digest = SHA256.digest(bytes)
         lowestEmployeeId = payslips[0].employeeId
         highestEmployeeId = payslips[payslips.count - 1].employeeId
-        take(tally)
+        counts = tally
     }
 
-    /// The counts and sums of `tally` (one definition of them: `PayslipTally.add`).
-    private mutating func take(_ tally: PayslipTally) {
-        done = tally.done
-        failed = tally.failed
-        warnings = tally.warnings
-        gross = tally.gross
-        nonTaxable = tally.nonTaxable
-        taxable = tally.taxable
-        totalDeductions = tally.totalDeductions
-        net = tally.net
-    }
+    /// Payslips with an error.
+    var failed: Int64 { counts.failed }
+    /// Warnings of the payslips without an error.
+    var warnings: Int64 { counts.warnings }
 
     /// Counts and amounts in `chunkDigestSQL`'s order after its digest: done, failed, warnings,
     /// gross, non-taxable, taxable, total deductions, net.
-    var values: [Int64] { [done, failed, warnings, gross, nonTaxable, taxable, totalDeductions, net] }
+    var values: [Int64] {
+        [counts.done, counts.failed, counts.warnings, counts.gross, counts.nonTaxable, counts.taxable, counts.totalDeductions, counts.net]
+    }
 }
