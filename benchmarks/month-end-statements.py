@@ -56,7 +56,7 @@ try:
     for pair in range(pairs):
         for b in (builds if pair % 2 == 0 else list(reversed(builds))):
             mab.psql(url, 'SELECT pg_stat_statements_reset()')
-            wall, server, worker = mab.month_end(pgdata, url, b)
+            wall, server, worker = mab.month_end(pgdata, url, b)[:3]
             agg = stats()
             tl = mab.psql(url, "SELECT extract(epoch from max(finished_at) FILTER (WHERE kind='run.plan') - min(started_at)), "
                                "extract(epoch from min(started_at) FILTER (WHERE kind='run.chunk') - min(started_at)), "
