@@ -73,6 +73,10 @@ struct BenchCommandTests {
         #expect((Self.number(size, "payrun", "peakRSSBytes") ?? 0) > 1_000_000)
         #expect((Self.number(size, "computeScaling", "speedUp") ?? 0) > 0)
         #expect((Self.number(size, "computeScaling", "employees") ?? 0) > 0)
+        // Per job: every chunk job of the month-end (the sample is larger than the store), its valid inputs.
+        #expect((Self.number(size, "computeScaling", "perJob", "speedUp") ?? 0) > 0)
+        #expect((Self.number(size, "computeScaling", "perJob", "jobs") ?? 0) >= 1)
+        #expect(Self.number(size, "computeScaling", "perJob", "employees").map { $0 > 0 && $0 <= computed } == true)
     }
 
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")

@@ -19,12 +19,14 @@ struct BenchEntry {
     var floorRatio: Double { payrun.wallSeconds / floor.wallSeconds }
     var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
 
+    var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
+
     static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
 
     var oneLine: String {
-        String(format: "%@: %d employees in %.2f s = %.0f employees/s; floor %.2f s (×%.2f); SQL baseline %.2f s (×%.3f); compute speed-up %.2f×",
+        String(format: "%@: %d employees in %.2f s = %.0f employees/s; floor %.2f s (×%.2f); SQL baseline %.2f s (×%.3f); compute speed-up %.2f× (batch), %@ (per job)",
                store.name, payrun.employees, payrun.wallSeconds, employeesPerSecond, floor.wallSeconds, floorRatio,
-               baseline.wallSeconds, baselineRatio, scaling.speedUp)
+               baseline.wallSeconds, baselineRatio, scaling.speedUp, perJobSpeedUpText)
     }
 
     var json: [String: Any] {
@@ -74,6 +76,11 @@ struct BenchEntry {
                 "employees": scaling.employees, "threads": scaling.threads,
                 "oneThreadSeconds": round3(scaling.oneCoreSeconds), "allThreadsSeconds": round3(scaling.allCoresSeconds),
                 "speedUp": round3(scaling.speedUp),
+                "perJob": scaling.perJob.map { [
+                    "employees": $0.employees, "jobs": $0.jobs,
+                    "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
+                    "speedUp": round3($0.speedUp),
+                ] as [String: Any] } as Any,
             ] as [String: Any],
             "loadAverage": loadAverage as Any,
         ]
@@ -107,16 +114,16 @@ struct BenchReport {
         lines.append("payrun bench — \(machine.date), commit \(machine.commit ?? "?"), \(machine.cores) cores, "
                      + "\((machine.memoryKiB ?? 0) / 1_048_576) GiB, load average at start \(machine.loadAverage ?? "?")")
         lines.append("")
-        lines.append("| employees | shifts | wall s | employees/s | shifts/s | claim / load / compute / write / commit s | peak RSS MiB | compute speed-up | floor s (payrun ×) | SQL baseline s (payrun ×) |")
+        lines.append("| employees | shifts | wall s | employees/s | shifts/s | claim / load / compute / write / commit s | peak RSS MiB | compute speed-up: batch, per job | floor s (payrun ×) | SQL baseline s (payrun ×) |")
         lines.append("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
         for e in entries {
             let p = e.payrun.phases
             let phaseText = ["claim", "load", "compute", "write", "commit"].map { p[$0].map { String(format: "%.2f", $0) } ?? "–" }
                 .joined(separator: " / ") + (p["chunk_jobs"].map { String(format: " (chunk jobs %.2f)", $0) } ?? "")
-            lines.append(String(format: "| %d (%d in period) | %d | %.2f | %.0f | %.0f | %@ | %@ | %.2f× (%d thr, %d emp) | %.2f (×%.2f) | %.2f (×%.3f) |",
+            lines.append(String(format: "| %d (%d in period) | %d | %.2f | %.0f | %.0f | %@ | %@ | %.2f× (%d thr, %d emp), %@ | %.2f (×%.2f) | %.2f (×%.3f) |",
                                 e.store.employees, e.payrun.employees, e.store.shifts, e.payrun.wallSeconds, e.employeesPerSecond, e.shiftsPerSecond, phaseText,
                                 e.payrun.peakRSSKiB.map { String($0 / 1024) } ?? "–", e.scaling.speedUp, e.scaling.threads,
-                                e.scaling.employees, e.floor.wallSeconds, e.floorRatio, e.baseline.wallSeconds, e.baselineRatio))
+                                e.scaling.employees, e.perJobSpeedUpText, e.floor.wallSeconds, e.floorRatio, e.baseline.wallSeconds, e.baselineRatio))
         }
         for e in entries where e.payrunWallSeconds.count > 1 {
             lines.append("")

@@ -22,7 +22,9 @@ struct BenchRunCommand: ParsableCommand {
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
               4. compute scaling: BatchCalculator at 1 thread and at --threads on up to
                  --compute-sample loaded inputs, best of five alternated repetitions, after
-                 VACUUM ANALYZE of the tables the steps before wrote.
+                 VACUUM ANALYZE of the tables the steps before wrote ("batch"); then per job:
+                 each chunk job of the month-end loaded as its worker loaded it and computed
+                 right after at both parallelisms, best of five per job, summed ("per job").
             Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
             started with durable settings (and stopped at the end if this started it).
             """)

@@ -15,6 +15,8 @@ struct ComputeScaling {
     var oneCoreSeconds: Double
     var allCoresSeconds: Double
     var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
+    /// The same two parallelisms job by job (`PerJob`), when measured.
+    var perJob: PerJob?
 
     static func run(url: String, threads: Int, sampleMax: Int = 50_000, repetitions: Int = 5,
                     log: (String) -> Void = { _ in }) throws -> ComputeScaling {
@@ -64,13 +66,7 @@ struct ComputeScaling {
         // rows): otherwise the checkpointer spreads those writes over the next minutes, i.e.
         // over this measurement, taking CPU from one side or the other.
         BenchCheckpoint.run(url: url, before: "the compute scaling", log: log)
-        func timed(_ parallelism: Int) -> Double {
-            let started = ContinuousClock.now
-            let results = BatchCalculator.calculate(inputs, parallelism: parallelism)
-            let elapsed = seconds(started.duration(to: .now))
-            precondition(results.count == inputs.count)
-            return elapsed
-        }
+        func timed(_ parallelism: Int) -> Double { timedCalculation(inputs, parallelism: parallelism) }
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
         for _ in 0..<repetitions {
@@ -78,6 +74,10 @@ struct ComputeScaling {
             one = min(one, timed(1))
             all = min(all, timed(threads))
         }
-        return ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all)
+        var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all)
+        inputs = []
+        try settle()
+        scaling.perJob = try PerJob.run(on: connection, threads: threads, sampleMax: sampleMax, repetitions: repetitions)
+        return scaling
     }
 }

@@ -54,22 +54,9 @@ struct FloorMeasurement {
             DROP TABLE IF EXISTS payrun_bench.floor_payslips;
             CREATE TABLE payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING COMPRESSION);
             """)
-        // The chunks as payrun's jobs ran them: the parts of one packed `run.chunk` job
-        // (`{"parts": […]}`) are one floor chunk, one transaction; a chunk of a single-part job alone.
-        let parts = try connection.query("""
-            SELECT c.tenant_id, c.run_id, c.employee_id_from, c.employee_id_to, c.employees_planned, j.job_id
-              FROM payrun.run_chunks c
-              LEFT JOIN (SELECT j.id AS job_id, j.tenant_id, (p ->> 'runId')::bigint AS run_id, (p ->> 'chunk')::integer AS chunk_no
-                           FROM payrun.jobs j, jsonb_array_elements(j.payload -> 'parts') AS p
-                          WHERE j.kind = 'run.chunk' AND j.state = 'succeeded' AND j.payload ? 'parts') AS j
-                ON j.tenant_id = c.tenant_id AND j.run_id = c.run_id AND j.chunk_no = c.chunk_no
-             ORDER BY coalesce(j.job_id, 0), c.tenant_id, c.run_id, c.chunk_no
-            """).map { (tenant: try $0.int64(at: 0), run: try $0.int64(at: 1), from: try $0.int64(at: 2), to: try $0.int64(at: 3),
-                        employees: Int(try $0.int32(at: 4)), job: try $0.decode(Int64?.self, at: 5)) }
-        var plan: [[(tenant: Int64, run: Int64, from: Int64, to: Int64, employees: Int, job: Int64?)]] = []
-        for part in parts {
-            if let job = part.job, let last = plan.last?.last, last.job == job { plan[plan.count - 1].append(part) } else { plan.append([part]) }
-        }
+        // The chunks as payrun's jobs ran them: the parts of one packed job are one floor chunk,
+        // one transaction; a chunk of a single-part job alone.
+        let plan = try MonthEndJobs.read(on: connection)
         let windowStart = periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
         let windowEnd = periodEnd.adding(days: CalcLimits.daysAroundPeriodMax + 1)
         let shiftWindow = "x.starts_at >= '\(windowStart) 00:00+09'::timestamptz AND x.starts_at < '\(windowEnd) 00:00+09'::timestamptz"

@@ -1,0 +1,69 @@
+import Foundation
+import PayrollEngine
+import PayrollRules
+import PayrollStore
+import PostgresClient
+
+extension ComputeScaling {
+    /// The compute phase as the month-end runs it: job by job, the month-end's chunk jobs
+    /// (`MonthEndJobs`, up to `sampleMax` employees) are loaded as their worker loaded them
+    /// (`ChunkLoader.loadParts`, untimed) and each job's valid inputs are computed with one
+    /// `BatchCalculator.calculate` call, as `ChunkProcessor.processParts` does, at parallelism 1 and
+    /// `threads`, `repetitions` times each, right after the load: the inputs are the ones just
+    /// decoded, as in the month-end, not 50,000 inputs loaded long before (the batch measurement
+    /// above, whose one-thread side streams every input from memory). The two parallelisms
+    /// alternate, the first of them changing from job to job and repetition to repetition; the
+    /// best time of each parallelism per job counts, summed over the jobs.
+    struct PerJob {
+        var employees: Int
+        var jobs: Int
+        var oneCoreSeconds: Double
+        var allCoresSeconds: Double
+        var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
+
+        static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
+            var employees = 0, jobs = 0
+            var one = 0.0, all = 0.0
+            for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
+                guard let tenant = job.first?.tenant else { continue }
+                let chunks: [LoadedChunk] = try connection.transaction { c in
+                    try TenantScope.set(tenant, on: c)
+                    let selections = try job.map { part -> ChunkLoader.PartSelection in
+                        guard let run = try PayrollRun.fetch(tenantId: part.tenant, runId: part.run, on: c) else {
+                            throw CommandFailure("run \(part.run) vanished")
+                        }
+                        return ChunkLoader.PartSelection(run: run, from: part.from, to: part.to)
+                    }
+                    return try ChunkLoader.loadParts(selections, on: c)
+                }
+                var inputs: [PayrollInput] = []
+                for chunk in chunks {
+                    for e in chunk.employees { if case .success(let input) = e.input { inputs.append(input) } }
+                }
+                if inputs.isEmpty { continue }
+                var best = (one: Double.infinity, all: Double.infinity)
+                for repetition in 0..<repetitions {
+                    let order = (jobs + repetition) % 2 == 0 ? [1, threads] : [threads, 1]
+                    for parallelism in order {
+                        let seconds = timedCalculation(inputs, parallelism: parallelism)
+                        if parallelism == 1 { best.one = min(best.one, seconds) } else { best.all = min(best.all, seconds) }
+                    }
+                }
+                one += best.one
+                all += best.all
+                employees += inputs.count
+                jobs += 1
+            }
+            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all)
+        }
+    }
+
+    /// Wall seconds of one `BatchCalculator.calculate` of `inputs`; the results are freed after the clock stops.
+    static func timedCalculation(_ inputs: [PayrollInput], parallelism: Int) -> Double {
+        let started = ContinuousClock.now
+        let results = BatchCalculator.calculate(inputs, parallelism: parallelism)
+        let elapsed = seconds(started.duration(to: .now))
+        precondition(results.count == inputs.count)
+        return elapsed
+    }
+}
