@@ -34,7 +34,7 @@ struct CompletionReadTests {
                                              handlers: [TrustedCompletionHandler()], logger: WorkerFixture.logger))
         defer { running.stop() }
         let id = try JobQueue.enqueue([NewJob(kind: "test.trusted", tenantId: 2, payload: "{}")], on: connection)[0].jobId
-        #expect(try WorkerFixture.wait(timeout: .seconds(15)) {
+        #expect(WorkerFixture.wait(timeout: .seconds(15)) {
             running.pool.metrics.render().contains(#"payrun_jobs_completed_total{kind="test.trusted"} 1"#)
         })
         #expect(!running.pool.metrics.render().contains("payrun_jobs_lease_lost_total{kind=\"test.trusted\"}"))
@@ -72,7 +72,7 @@ struct CompletionReadTests {
         try connection.transaction { c in try JobQueue.complete(jobs[2], on: c) }
         #expect(!contexts[2].completionCommitted)
         // A later commit on the connection does not make an uncommitted completion committed.
-        try connection.transaction { c in try c.execute("SELECT 1") }
+        _ = try connection.transaction { c in try c.execute("SELECT 1") }
         #expect(!contexts[1].completionCommitted)
     }
 

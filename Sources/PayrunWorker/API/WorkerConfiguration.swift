@@ -9,8 +9,13 @@ public struct WorkerConfiguration: Sendable {
     public var databaseURL: String?
     /// Job threads, each with its own connection (default: the number of cores).
     public var jobThreads: Int
-    /// Most jobs claimed by one statement (the claim takes min(free threads, this)).
+    /// Most jobs claimed by one statement (the claim takes min(free threads + `claimAhead`, this)).
     public var claimBatchMax: Int
+    /// Jobs claimed ahead of the job threads: held (leased, renewed by the heartbeat) until a
+    /// thread is free, so a thread that finishes a job starts the next one at once instead of
+    /// waiting for a claim statement and its commit (≈ 2–7 ms on this VM, per job). 0: claim only
+    /// for free threads. Another worker process can take such a job only after this one releases it.
+    public var claimAhead: Int
     /// Lease length; heartbeats renew it.
     public var leaseSeconds: Int
     /// Heartbeat period; must be shorter than the lease (a third of it is a good value).
@@ -34,11 +39,12 @@ public struct WorkerConfiguration: Sendable {
         databaseURL: String? = nil, jobThreads: Int = WorkerConfiguration.coreCount, claimBatchMax: Int = 32,
         leaseSeconds: Int = 30, heartbeatSeconds: Int = 10, pollSeconds: Int = 5, shutdownGraceSeconds: Int = 30,
         metricsPort: Int? = nil, metricsHost: String = "127.0.0.1", workerId: String = WorkerConfiguration.defaultWorkerId,
-        maintenanceSeconds: Int = 1, retryBackoff: RetryBackoff = .standard
+        maintenanceSeconds: Int = 1, retryBackoff: RetryBackoff = .standard, claimAhead: Int = 1
     ) {
         self.databaseURL = databaseURL
         self.jobThreads = jobThreads
         self.claimBatchMax = claimBatchMax
+        self.claimAhead = claimAhead
         self.leaseSeconds = leaseSeconds
         self.heartbeatSeconds = heartbeatSeconds
         self.pollSeconds = pollSeconds
@@ -55,6 +61,7 @@ public struct WorkerConfiguration: Sendable {
         var problems: [String] = []
         if jobThreads < 1 || jobThreads > 1024 { problems.append("jobThreads must be 1...1024, got \(jobThreads)") }
         if claimBatchMax < 1 { problems.append("claimBatchMax must be ≥ 1, got \(claimBatchMax)") }
+        if claimAhead < 0 || claimAhead > 1024 { problems.append("claimAhead must be 0...1024, got \(claimAhead)") }
         if leaseSeconds < 1 { problems.append("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
         if heartbeatSeconds < 1 || heartbeatSeconds >= max(leaseSeconds, 2) {
             problems.append("heartbeatSeconds must be ≥ 1 and shorter than the lease (\(leaseSeconds) s), got \(heartbeatSeconds)")

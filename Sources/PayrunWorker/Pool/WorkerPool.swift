@@ -8,10 +8,12 @@ import Synchronization
 ///
 /// - **job threads** (`jobThreads`), each with its own connection, run one job at a time;
 /// - the **claimer** (its own connection, which LISTENs on `JobQueue.notificationChannel`) claims
-///   min(free threads, `claimBatchMax`) jobs with one statement whenever threads are free, then
-///   sleeps until a notification or `pollSeconds` (the fallback) when the queue had no more;
-/// - the **heartbeat** thread (its own connection) renews the leases of in-flight jobs every
-///   `heartbeatSeconds` and flags jobs whose lease was lost (`JobContext.shouldStop`);
+///   min(free threads + `claimAhead`, `claimBatchMax`) jobs with one statement whenever fewer
+///   than that are held, then sleeps until a notification or `pollSeconds` (the fallback) when
+///   the queue had no more; the jobs wait in the inbox, which every job thread takes from;
+/// - the **heartbeat** thread (its own connection) renews the leases of in-flight and inbox jobs
+///   every `heartbeatSeconds`, flags in-flight jobs whose lease was lost (`JobContext.shouldStop`)
+///   and drops such jobs from the inbox;
 /// - the **maintenance** thread (its own connection) rescues expired leases, refreshes the
 ///   queue-depth gauges and, while it holds the leader lock (`leaderLockKey`, a session
 ///   advisory lock), runs the periodic tasks;
@@ -162,13 +164,16 @@ public final class WorkerPool: Sendable {
         let kinds = self.kinds
         while true {
             let limit: Int? = state.withLock {
-                // Busy threads, not in-flight jobs: a batch holds many jobs on one thread.
-                while !state.stopping && configuration.jobThreads - (state.inFlight.count - state.batchExtras) - state.inbox.count <= 0 {
+                // Busy threads, not in-flight jobs: a batch holds many jobs on one thread. Up to
+                // `claimAhead` jobs wait in the inbox beyond the free threads.
+                func wanted() -> Int {
+                    configuration.jobThreads + configuration.claimAhead - (state.inFlight.count - state.batchExtras) - state.inbox.count
+                }
+                while !state.stopping && wanted() <= 0 {
                     state.condition.wait()
                 }
                 if state.stopping { return nil }
-                return min(configuration.claimBatchMax,
-                           configuration.jobThreads - (state.inFlight.count - state.batchExtras) - state.inbox.count)
+                return min(configuration.claimBatchMax, wanted())
             }
             guard let limit else { break }
             do {
@@ -302,19 +307,28 @@ public final class WorkerPool: Sendable {
         while !isFinished {
             Reconnect.sleep(milliseconds: configuration.heartbeatSeconds * 1000) { !self.isFinished }
             if isFinished { break }
-            let jobs = state.withLock { state.inFlight.values.map(\.job) }
+            // The jobs claimed ahead too: one may wait in the inbox for a whole job's duration.
+            let jobs = state.withLock { state.inFlight.values.map(\.job) + state.inbox }
             if jobs.isEmpty { continue }
             do {
                 let lost = try JobQueue.heartbeat(jobs, on: connection, leaseSeconds: configuration.leaseSeconds)
                 for id in lost {
-                    let flagged: ClaimedJob? = state.withLock {
-                        guard let entry = state.inFlight[id] else { return nil }
-                        entry.flags.leaseLost.store(true, ordering: .relaxed)
-                        return entry.job
+                    let flagged: (job: ClaimedJob, started: Bool)? = state.withLock {
+                        if let entry = state.inFlight[id] {
+                            entry.flags.leaseLost.store(true, ordering: .relaxed)
+                            return (entry.job, true)
+                        }
+                        // Not started yet: dropped from the inbox, never run under a lost lease.
+                        guard let index = state.inbox.firstIndex(where: { $0.id == id }) else { return nil }
+                        return (state.inbox.remove(at: index), false)
                     }
-                    if let job = flagged {
+                    if let (job, started) = flagged {
                         metrics.leaseLost(kind: job.kind)
-                        jobLogger(job).warning("lease lost (expired, rescued or cancelled): this attempt cannot commit")
+                        if started {
+                            jobLogger(job).warning("lease lost (expired, rescued or cancelled): this attempt cannot commit")
+                        } else {
+                            jobLogger(job).warning("lease lost (expired, rescued or cancelled) before the job started: not run here")
+                        }
                     }
                 }
             } catch {

@@ -60,6 +60,9 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .customLong("claim-batch"), help: "Most jobs claimed by one statement.")
     var claimBatch: Int = 32
 
+    @Option(name: .customLong("claim-ahead"), help: "Jobs claimed ahead of the job threads, so a thread that finishes a job starts the next at once (0: claim only for free threads).")
+    var claimAhead: Int = 1
+
     @Option(name: .customLong("worker-id"), help: ArgumentHelp("Worker id in jobs.leased_by and logs (default: host:pid).", valueName: "id"))
     var workerId: String?
 
@@ -90,7 +93,7 @@ struct WorkerCommand: ParsableCommand {
             databaseURL: url, jobThreads: threads ?? WorkerConfiguration.coreCount, claimBatchMax: claimBatch,
             leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollSeconds: pollSeconds,
             shutdownGraceSeconds: graceSeconds, metricsPort: metricsPort, metricsHost: metricsHost,
-            workerId: workerId ?? WorkerConfiguration.defaultWorkerId)
+            workerId: workerId ?? WorkerConfiguration.defaultWorkerId, claimAhead: claimAhead)
         let pool = WorkerPool(configuration: configuration, handlers: PayrollJobHandlers.all(),
                               periodic: PayrollJobHandlers.periodic(), logger: logger, metrics: metrics)
         let blocked = signals
