@@ -105,6 +105,14 @@ extension ChunkLoader {
                         AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
+                // The usual layout in one piece; any other row through the field readers below.
+                if let f = ShiftFields.fields(row.unreadBytes) {
+                    guard let i = index.index(of: f.employeeId) else { return }
+                    let breaks = f.breaks.map { BreakRanges.decode(multirange: $0, appendingTo: &breakWindows) }
+                    shifts.append(ShiftRow(startsAt: f.startsAt, endsAt: f.endsAt, breakMinutes: f.breakMinutes, breaks: breaks),
+                                  group: i)
+                    return
+                }
                 guard let i = index.index(of: try row.int64()) else { return }
                 let shift = ShiftRow(startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
                                      breakMinutes: try row.optionalInt32(),

@@ -74,6 +74,7 @@ extension ChunkLoader {
         for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
         var shiftNames = ShiftNames()
         var schedules = ScheduleArrays()
+        var digestScratch = InputDigest.Scratch()
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
             let run = parts[k].run
@@ -82,7 +83,8 @@ extension ChunkLoader {
             }
             let employee = loadEmployee(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                         shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                        absences: children.absences[i], schedules: &schedules)
+                                        absences: children.absences[i], schedules: &schedules,
+                                        digestScratch: &digestScratch)
             // Only a failure (no digest) can name a shift by index.
             if employee.inputDigest == nil {
                 shiftNames.note(employee.input, part: k, position: loaded[k].employees.count, employeeId: e.id,
