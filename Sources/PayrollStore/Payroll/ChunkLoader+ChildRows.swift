@@ -77,6 +77,7 @@ extension ChunkLoader {
         // Contracts overlapping the period.
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
         var index = EmployeeIndex(employees: employees)
+        let keywords = StoredKeywords.Contract()
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, \(ContractRow.columnsSQL)
@@ -87,7 +88,7 @@ extension ChunkLoader {
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
                 guard let i = index.index(of: try row.int64()) else { return }
-                contracts.append(try ContractRow(row: &row), group: i)
+                contracts.append(try ContractRow(row: &row, keywords: keywords), group: i)
             }
         }
 

@@ -70,7 +70,12 @@ public enum InputDigest {
         static let absenceKind = longest(AbsenceKind.self)
     }
 
-    static func encode<E: Encoding>(_ input: borrowing PayrollInput, into e: inout E) {
+    static func encode<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        // Written through a local copy, stored back at the end: the writer's offset then stays in a
+        // register (through `inout`, each store into the buffer could alias the writer itself, so
+        // its offset was reloaded and stored around every field).
+        var e = encoding
+        defer { encoding = e }
         e.int(Int64(input.periodStart.daysSinceEpoch))
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))

@@ -182,9 +182,12 @@ enum PayslipLineJSON {
         digitCount(v.magnitude) + (v < 0 ? 1 : 0)
     }
 
-    /// Decimal digits of `m` (four at a time, then the last one to three).
+    /// Decimal digits of `m`: by comparisons below 10⁸ (every minute count and nearly every amount
+    /// of a payslip), else four at a time, then the last one to three.
     @inline(__always)
     static func digitCount(_ m: UInt64) -> Int {
+        if m < 10_000 { return m >= 1_000 ? 4 : m >= 100 ? 3 : m >= 10 ? 2 : 1 }
+        if m < 100_000_000 { return m >= 10_000_000 ? 8 : m >= 1_000_000 ? 7 : m >= 100_000 ? 6 : 5 }
         var m = m, n = 1
         while m >= 10_000 { m /= 10_000; n += 4 }
         return m >= 1_000 ? n + 3 : m >= 100 ? n + 2 : m >= 10 ? n + 1 : n
