@@ -56,6 +56,26 @@ struct InputDigestTests {
         }
     }
 
+    @Test("the digest's static names of the enums are their raw values, for every case")
+    func names_areTheRawValues() {
+        for v in WageType.allCases { #expect(InputDigest.Names.of(v).description == v.rawValue) }
+        for v in AllowanceSwitch.allCases { #expect(InputDigest.Names.of(v).description == v.rawValue) }
+        for v in TaxMode.allCases { #expect(InputDigest.Names.of(v).description == v.rawValue) }
+        for v in HolidayKind.allCases { #expect(InputDigest.Names.of(v).description == v.rawValue) }
+        for v in AbsenceKind.allCases { #expect(InputDigest.Names.of(v).description == v.rawValue) }
+    }
+
+    @Test("a reused scratch buffer gives every input the digest a fresh one gives")
+    func scratch_reusedGivesTheSameDigests() {
+        let hourly = PayrollDataFixture.expectedInput(PayrollDataFixture.hourly)
+        var small = hourly
+        small.shifts = []
+        var scratch = InputDigest.Scratch()
+        for input in [hourly, small, PayrollDataFixture.expectedInput(PayrollDataFixture.monthly), hourly] {
+            #expect(InputDigest.digest(input, using: &scratch) == InputDigest.digest(input))
+        }
+    }
+
     private func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

@@ -77,6 +77,7 @@ extension ChunkLoader {
         // Contracts overlapping the period.
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
         var index = EmployeeIndex(employees: employees)
+        let keywords = StoredKeywords.Contract()
         if !employees.isEmpty {
             try connection.copyOut("""
                 COPY (SELECT x.employee_id, \(ContractRow.columnsSQL)
@@ -87,7 +88,7 @@ extension ChunkLoader {
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
                 guard let i = index.index(of: try row.int64()) else { return }
-                contracts.append(try ContractRow(row: &row), group: i)
+                contracts.append(try ContractRow(row: &row, keywords: keywords), group: i)
             }
         }
 
@@ -105,6 +106,14 @@ extension ChunkLoader {
                         AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
+                // The usual layout in one piece; any other row through the field readers below.
+                if let f = ShiftFields.fields(row.unreadBytes) {
+                    guard let i = index.index(of: f.employeeId) else { return }
+                    let breaks = f.breaks.map { BreakRanges.decode(multirange: $0, appendingTo: &breakWindows) }
+                    shifts.append(ShiftRow(startsAt: f.startsAt, endsAt: f.endsAt, breakMinutes: f.breakMinutes, breaks: breaks),
+                                  group: i)
+                    return
+                }
                 guard let i = index.index(of: try row.int64()) else { return }
                 let shift = ShiftRow(startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
                                      breakMinutes: try row.optionalInt32(),

@@ -74,15 +74,22 @@ extension ChunkLoader {
         for k in parts.indices { loaded[k].employees.reserveCapacity(employeesOfPart[k]) }
         var shiftNames = ShiftNames()
         var schedules = ScheduleArrays()
+        var digestScratch = InputDigest.Scratch()
+        // Each part's workplace looked up once, not per employee (a hash lookup and a copy of the run).
+        var workplaceOfPart: [WorkplaceData] = []
+        workplaceOfPart.reserveCapacity(parts.count)
+        for part in parts {
+            guard let workplace = workplaces[part.run.workplaceId] else {
+                throw PayrollStoreError(.notFound, "workplace \(part.run.workplaceId) of run \(part.run.id) does not exist in tenant \(tenant)")
+            }
+            workplaceOfPart.append(workplace)
+        }
         for (i, e) in employees.enumerated() {
             let k = partOfEmployee[i]
-            let run = parts[k].run
-            guard let workplace = workplaces[run.workplaceId] else {
-                throw PayrollStoreError(.notFound, "workplace \(run.workplaceId) of run \(run.id) does not exist in tenant \(tenant)")
-            }
-            let employee = loadEmployee(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
+            let employee = loadEmployee(run: parts[k].run, workplace: workplaceOfPart[k], employee: e, contracts: children.contracts[i],
                                         shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                        absences: children.absences[i], schedules: &schedules)
+                                        absences: children.absences[i], schedules: &schedules,
+                                        digestScratch: &digestScratch)
             // Only a failure (no digest) can name a shift by index.
             if employee.inputDigest == nil {
                 shiftNames.note(employee.input, part: k, position: loaded[k].employees.count, employeeId: e.id,

@@ -22,17 +22,6 @@ extension ChunkLoader {
             NULLIF(family, 1), NULLIF(children_8_to_20, 0), NULLIF(withholding_ratio, 100)
             """
 
-        /// Reads the fields of `columnsSQL` for the employee `id`.
-        init(id: Int64, row: inout BinaryCopyRow) throws {
-            self.id = id
-            number = try row.optionalText()
-            birthDate = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
-            hiredOn = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
-            leftOn = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
-            family = Int(try row.optionalInt16() ?? 1)
-            children = Int(try row.optionalInt16() ?? 0)
-            ratio = Int(try row.optionalInt16() ?? 100)
-        }
     }
 
     /// A shift as read; POD (no reference inside), so a chunk's rows are freed at once. Its id is
@@ -46,6 +35,57 @@ extension ChunkLoader {
         /// The explicit break windows (`shifts.breaks`) as a range of the chunk's
         /// `ChildRows.breakWindows` (nil windows: unreadable ones), or nil for NULL.
         var breaks: Range<Int32>?
+    }
+
+    /// A shift row of `loadChildRows`' COPY (employee_id, starts_at, ends_at, break_minutes, breaks)
+    /// in its usual layout, decoded from the row's bytes with a few comparisons of its length words
+    /// instead of a bounds and length check per field (≈ 200 instructions per row with the field
+    /// readers). `fields(_:)` answers only for exactly this layout: three 8-byte fields, the break
+    /// minutes 4 bytes or NULL, the breaks NULL or a value within the row. Any other row (a wrong
+    /// width, a length past the row's end) is left to the field readers, which read it as before
+    /// and raise the same errors; bytes after the fifth field are ignored by both.
+    struct ShiftFields {
+        var employeeId: Int64
+        var startsAt: Int64
+        var endsAt: Int64
+        var breakMinutes: Int32?
+        /// The `breaks` value's bytes, or nil for NULL.
+        var breaks: UnsafeRawBufferPointer?
+
+        @inline(__always)
+        static func fields(_ bytes: UnsafeRawBufferPointer) -> ShiftFields? {
+            // 3 × (4 + 8), then at least two 4-byte length words.
+            guard let base = bytes.baseAddress, bytes.count >= 44 else { return nil }
+            let eight = Int32(8).bigEndian
+            guard base.loadUnaligned(fromByteOffset: 0, as: Int32.self) == eight,
+                  base.loadUnaligned(fromByteOffset: 12, as: Int32.self) == eight,
+                  base.loadUnaligned(fromByteOffset: 24, as: Int32.self) == eight else { return nil }
+            var next = 40
+            let breakMinutes: Int32?
+            switch Int32(bigEndian: base.loadUnaligned(fromByteOffset: 36, as: Int32.self)) {
+            case -1:
+                breakMinutes = nil
+            case 4:
+                guard bytes.count >= 48 else { return nil }
+                breakMinutes = Int32(bigEndian: base.loadUnaligned(fromByteOffset: 40, as: Int32.self))
+                next = 44
+            default:
+                return nil
+            }
+            let breaksLength = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: next, as: Int32.self)))
+            next += 4
+            let breaks: UnsafeRawBufferPointer?
+            if breaksLength == -1 {
+                breaks = nil
+            } else {
+                guard breaksLength >= 0, breaksLength <= bytes.count - next else { return nil }
+                breaks = UnsafeRawBufferPointer(start: base + next, count: breaksLength)
+            }
+            return ShiftFields(employeeId: Int64(bigEndian: base.loadUnaligned(fromByteOffset: 4, as: Int64.self)),
+                               startsAt: Int64(bigEndian: base.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
+                               endsAt: Int64(bigEndian: base.loadUnaligned(fromByteOffset: 28, as: Int64.self)),
+                               breakMinutes: breakMinutes, breaks: breaks)
+        }
     }
 
     struct AbsenceRow {
@@ -109,33 +149,6 @@ extension ChunkLoader {
             (Int32(truncatingIfNeeded: pair >> 32), Int32(truncatingIfNeeded: pair))
         }
 
-        /// Reads the fields of `columnsSQL` (NULL in a column that is NOT NULL in the table = its default).
-        init(row: inout BinaryCopyRow) throws {
-            id = try row.int64()
-            effectiveFrom = DateConversion.localDate(daysSince2000: try row.date())
-            effectiveToExclusive = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
-            wageType = try row.keyword(StoredKeywords.wageType)
-            wageWon = try row.int64()
-            let (mon, tue) = Self.unpacked(try row.int64())
-            let (wed, thu) = Self.unpacked(try row.int64())
-            let (fri, sat) = Self.unpacked(try row.int64())
-            schedule = (mon, tue, wed, thu, fri, sat, try row.optionalInt32() ?? 0)
-            weekStart = try row.optionalKeyword(StoredKeywords.weekday)
-            weeklyHoliday = try row.optionalKeyword(StoredKeywords.weekday) ?? .known(.sun)
-            defaultBreakMinutes = try row.optionalInt32()
-            weeklyAllowance = try row.optionalKeyword(StoredKeywords.allowance) ?? .known(.statutory)
-            nightAllowance = try row.optionalKeyword(StoredKeywords.allowance) ?? .known(.statutory)
-            overtimeAllowance = try row.optionalKeyword(StoredKeywords.allowance) ?? .known(.statutory)
-            holidayAllowance = try row.optionalKeyword(StoredKeywords.allowance) ?? .known(.statutory)
-            insurance = InsuranceFlags(nationalPension: try row.optionalBool() ?? true, health: try row.optionalBool() ?? true,
-                                       employment: try row.optionalBool() ?? true)
-            insuranceBase = InsuranceBases(nationalPensionWon: try row.optionalInt64(), healthWon: try row.optionalInt64(),
-                                           employmentWon: try row.optionalInt64())
-            tax = try row.optionalKeyword(StoredKeywords.tax) ?? .known(.simplified)
-            nonTaxable = NonTaxableItems(mealsWon: try row.optionalInt64() ?? 0, carAllowanceWon: try row.optionalInt64() ?? 0,
-                                         childcareWon: try row.optionalInt64() ?? 0)
-        }
-
         func contains(_ date: LocalDate) -> Bool {
             effectiveFrom <= date && (effectiveToExclusive.map { date < $0 } ?? true)
         }
@@ -180,12 +193,12 @@ extension ChunkLoader {
                              contracts: ArraySlice<ContractRow>, shifts shiftRows: ArraySlice<ShiftRow>,
                              breakWindows: [BreakRanges.Window?],
                              absences absenceRows: ArraySlice<AbsenceRow>,
-                             schedules: inout ScheduleArrays) -> LoadedEmployee {
+                             schedules: inout ScheduleArrays, digestScratch: inout InputDigest.Scratch) -> LoadedEmployee {
         do throws(PayrollError) {
             let input = try validatedInput(run: run, workplace: workplace, employee: e, contracts: contracts, shifts: shiftRows,
                                            breakWindows: breakWindows, absences: absenceRows, schedules: &schedules)
             // Hashed where it lies, then moved into the result.
-            let digest = InputDigest.digest(input)
+            let digest = InputDigest.digest(input, using: &digestScratch)
             return LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: .success(input), inputDigest: digest)
         } catch {
             return LoadedEmployee(employeeId: e.id, employeeNumber: e.number, input: .failure(error), inputDigest: nil)
@@ -215,7 +228,12 @@ extension ChunkLoader {
             throw PayrollError(.invalidValue, "\(inForceCount) contracts in force on \(referenceDate) (ids \(ids.joined(separator: ", "))); exactly one is required",
                                field: "contract")
         }
-        let contract = try makeContract(contracts[inForceIndex], workplaceWeekStart: workplace.weekStart, schedules: &schedules)
+        // Through the slice's buffer: `contracts[k]` as an argument copied the row (its texts retained and released).
+        // Read where it lies: `contracts[k]` as an argument copied the row (its texts retained and released).
+        let contract = try contracts.withUnsafeBufferPointer { (rows) throws(PayrollError) in
+            try makeContract(rows.baseAddress.unsafelyUnwrapped + (inForceIndex - contracts.startIndex),
+                             workplaceWeekStart: workplace.weekStart, schedules: &schedules)
+        }
         var shifts: [Shift] = []
         shifts.reserveCapacity(shiftRows.count)
         for (k, s) in shiftRows.enumerated() {
@@ -233,7 +251,7 @@ extension ChunkLoader {
         var input = PayrollInput(
             periodStart: run.periodStart, periodEnd: run.periodEnd, payDate: run.payDate,
             workplace: Workplace(fiveOrMore: run.fiveOrMore, holidays: workplace.calendar),
-            employee: Employee(id: String(e.id), birthDate: e.birthDate, hiredOn: e.hiredOn, leftOn: e.leftOn,
+            employee: Employee(id: decimalText(e.id), birthDate: e.birthDate, hiredOn: e.hiredOn, leftOn: e.leftOn,
                                family: e.family, children8to20: e.children, withholdingRatio: e.ratio),
             contract: contract, shifts: shifts, absences: absences)
         do throws(PayrollError) {
@@ -246,7 +264,25 @@ extension ChunkLoader {
         return input
     }
 
-    static func makeContract(_ r: ContractRow, workplaceWeekStart: Weekday,
+    /// `String(id)`, written digit by digit into a small string (15 bytes at most: no allocation)
+    /// instead of through the generic `description` (≈ 225 instructions per employee).
+    static func decimalText(_ id: Int64) -> String {
+        guard id >= 0, id < 1_000_000_000_000_000 else { return String(id) }
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            var count = 1
+            var rest = id.magnitude
+            while rest >= 10 { rest /= 10; count += 1 }
+            var m = id.magnitude, k = count
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(truncatingIfNeeded: m % 10) &+ UInt8(ascii: "0")
+                m /= 10
+            } while m != 0
+            return count
+        }
+    }
+
+    static func makeContract(_ row: UnsafePointer<ContractRow>, workplaceWeekStart: Weekday,
                              schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
         func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
             switch keyword {
@@ -261,17 +297,17 @@ extension ChunkLoader {
             }
         }
         return Contract(
-            wageType: try value(r.wageType, "wageType"), wageWon: r.wageWon, scheduleMinutes: schedules.array(r.schedule),
-            weekStart: try r.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
-            weeklyHoliday: try weekday(r.weeklyHoliday, "weeklyHoliday"),
-            defaultBreakMinutes: r.defaultBreakMinutes,
-            weeklyAllowance: try value(r.weeklyAllowance, "weeklyAllowance"),
-            nightAllowance: try value(r.nightAllowance, "nightAllowance"),
-            overtimeAllowance: try value(r.overtimeAllowance, "overtimeAllowance"),
-            holidayAllowance: try value(r.holidayAllowance, "holidayAllowance"),
-            insurance: r.insurance, insuranceBase: r.insuranceBase,
-            tax: try value(r.tax, "tax"),
-            nonTaxable: r.nonTaxable)
+            wageType: try value(row.pointee.wageType, "wageType"), wageWon: row.pointee.wageWon, scheduleMinutes: schedules.array(row.pointee.schedule),
+            weekStart: try row.pointee.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
+            weeklyHoliday: try weekday(row.pointee.weeklyHoliday, "weeklyHoliday"),
+            defaultBreakMinutes: row.pointee.defaultBreakMinutes,
+            weeklyAllowance: try value(row.pointee.weeklyAllowance, "weeklyAllowance"),
+            nightAllowance: try value(row.pointee.nightAllowance, "nightAllowance"),
+            overtimeAllowance: try value(row.pointee.overtimeAllowance, "overtimeAllowance"),
+            holidayAllowance: try value(row.pointee.holidayAllowance, "holidayAllowance"),
+            insurance: row.pointee.insurance, insuranceBase: row.pointee.insuranceBase,
+            tax: try value(row.pointee.tax, "tax"),
+            nonTaxable: row.pointee.nonTaxable)
     }
 
     /// The shift as `PayrollInput.validated()` will normalise it where that cannot fail: a shift
@@ -346,5 +382,57 @@ extension ChunkLoader {
             return (prefix, index, rest[close...])
         }
         return nil
+    }
+}
+
+extension ChunkLoader.ContractRow {
+    /// Reads the fields of `columnsSQL` (NULL in a column that is NOT NULL in the table = its default).
+    /// Built from locals with the memberwise initializer: assigned field by field in a throwing
+    /// initializer, the row was built in a temporary and copied out (its texts retained and released).
+    init(row: inout BinaryCopyRow, keywords: borrowing StoredKeywords.Contract = StoredKeywords.Contract()) throws {
+        let id = try row.int64()
+        let effectiveFrom = DateConversion.localDate(daysSince2000: try row.date())
+        let effectiveToExclusive = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
+        let wageType = try row.keyword(keywords.wageType)
+        let wageWon = try row.int64()
+        let (mon, tue) = Self.unpacked(try row.int64())
+        let (wed, thu) = Self.unpacked(try row.int64())
+        let (fri, sat) = Self.unpacked(try row.int64())
+        let schedule = (mon, tue, wed, thu, fri, sat, try row.optionalInt32() ?? 0)
+        let weekStart = try row.optionalKeyword(keywords.weekday)
+        let weeklyHoliday = try row.optionalKeyword(keywords.weekday) ?? .known(.sun)
+        let defaultBreakMinutes = try row.optionalInt32()
+        let weeklyAllowance = try row.optionalKeyword(keywords.allowance) ?? .known(.statutory)
+        let nightAllowance = try row.optionalKeyword(keywords.allowance) ?? .known(.statutory)
+        let overtimeAllowance = try row.optionalKeyword(keywords.allowance) ?? .known(.statutory)
+        let holidayAllowance = try row.optionalKeyword(keywords.allowance) ?? .known(.statutory)
+        let insurance = InsuranceFlags(nationalPension: try row.optionalBool() ?? true, health: try row.optionalBool() ?? true,
+                                       employment: try row.optionalBool() ?? true)
+        let insuranceBase = InsuranceBases(nationalPensionWon: try row.optionalInt64(), healthWon: try row.optionalInt64(),
+                                           employmentWon: try row.optionalInt64())
+        let tax = try row.optionalKeyword(keywords.tax) ?? .known(.simplified)
+        let nonTaxable = NonTaxableItems(mealsWon: try row.optionalInt64() ?? 0, carAllowanceWon: try row.optionalInt64() ?? 0,
+                                         childcareWon: try row.optionalInt64() ?? 0)
+        self.init(id: id, effectiveFrom: effectiveFrom, effectiveToExclusive: effectiveToExclusive, wageType: wageType,
+                  wageWon: wageWon, schedule: schedule, weekStart: weekStart, weeklyHoliday: weeklyHoliday,
+                  defaultBreakMinutes: defaultBreakMinutes, weeklyAllowance: weeklyAllowance, nightAllowance: nightAllowance,
+                  overtimeAllowance: overtimeAllowance, holidayAllowance: holidayAllowance, insurance: insurance,
+                  insuranceBase: insuranceBase, tax: tax, nonTaxable: nonTaxable)
+    }
+}
+
+extension ChunkLoader.EmployeeRow {
+    /// Reads the fields of `columnsSQL` for the employee `id` (into locals, then the memberwise
+    /// initializer: see `ContractRow.init(row:keywords:)`).
+    init(id: Int64, row: inout BinaryCopyRow) throws {
+        let number = try row.optionalText()
+        let birthDate = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
+        let hiredOn = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
+        let leftOn = try row.optionalDate().map(DateConversion.localDate(daysSince2000:))
+        let family = Int(try row.optionalInt16() ?? 1)
+        let children = Int(try row.optionalInt16() ?? 0)
+        let ratio = Int(try row.optionalInt16() ?? 100)
+        self.init(id: id, number: number, birthDate: birthDate, hiredOn: hiredOn, leftOn: leftOn, family: family,
+                  children: children, ratio: ratio)
     }
 }

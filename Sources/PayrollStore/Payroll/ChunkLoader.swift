@@ -51,10 +51,12 @@ public enum ChunkLoader {
         loaded.reserveCapacity(employees.count)
         var shiftNames = ShiftNames()
         var schedules = ScheduleArrays()
+        var digestScratch = InputDigest.Scratch()
         for (i, e) in employees.enumerated() {
             let employee = loadEmployee(run: run, workplace: workplace, employee: e, contracts: children.contracts[i],
                                         shifts: children.shifts[i], breakWindows: children.breakWindows,
-                                        absences: children.absences[i], schedules: &schedules)
+                                        absences: children.absences[i], schedules: &schedules,
+                                        digestScratch: &digestScratch)
             // Only a failure (no digest) can name a shift by index.
             if employee.inputDigest == nil {
                 shiftNames.note(employee.input, position: i, employeeId: e.id, shifts: children.shifts[i])

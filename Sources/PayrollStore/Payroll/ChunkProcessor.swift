@@ -152,6 +152,18 @@ public enum ChunkProcessor {
         return distribute(calculate: calculate, inputs: &inputs, valid: valid, chunks: chunks)
     }
 
+    /// Initializes the uninitialized `slot` as `ComputedPayslip(employeeId:result:inputDigest:)`
+    /// with the payload-free placeholder as its result, field by field in place.
+    @inline(__always)
+    private static func initializePlaceholder(_ slot: UnsafeMutablePointer<ComputedPayslip>, employeeId: Int64,
+                                              inputDigest: [UInt8]?) {
+        let raw = UnsafeMutableRawPointer(slot)
+        (raw + MemoryLayout<ComputedPayslip>.offset(of: \.employeeId)!).initializeMemory(as: Int64.self, repeating: employeeId, count: 1)
+        (raw + MemoryLayout<ComputedPayslip>.offset(of: \.result)!).initializeMemory(
+            as: Result<Payslip, PayrollError>.self, repeating: .failure(movedOutPlaceholder), count: 1)
+        (raw + MemoryLayout<ComputedPayslip>.offset(of: \.inputDigest)!).initializeMemory(as: [UInt8]?.self, repeating: inputDigest, count: 1)
+    }
+
     /// The calculation and the results' distribution of `computeParts`: `inputs` (emptied once
     /// computed) are the valid employees' of `chunks`, in order, `valid` says which employees
     /// those are; each result is moved out of the calculator's array into its part, in input order
@@ -183,9 +195,11 @@ public enum ChunkProcessor {
                                 // `ComputedPayslip` made with the result and stored was copied
                                 // into the slot, then destroyed).
                                 precondition(next < results.count, "one result per valid input")
-                                slot.initialize(to: ComputedPayslip(employeeId: employees[j].employeeId,
-                                                                    result: .failure(movedOutPlaceholder),
-                                                                    inputDigest: employees[j].inputDigest))
+                                // The slot's fields initialized one by one: a whole `ComputedPayslip`
+                                // built and passed to `initialize(to:)` was copied (outlined copy and
+                                // destroy of the payslip) and moved by `memcpy` once more.
+                                initializePlaceholder(slot, employeeId: employees[j].employeeId,
+                                                      inputDigest: employees[j].inputDigest)
                                 swap(&slot.pointee.result, &results[next])
                                 next += 1
                             } else if case .failure(let error) = employees[j].input {

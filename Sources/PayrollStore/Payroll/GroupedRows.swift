@@ -37,8 +37,9 @@ struct GroupedRows<Row> {
         var count: Int { rows.count }
 
         @inline(__always)
-        mutating func append(_ row: Row, group: Int) {
+        mutating func append(_ row: consuming Row, group: Int) {
             if group != lastGroup { startRun(group) }
+            // Moved in: a row with texts (a contract's unknown keyword) is not copied and destroyed.
             rows.append(row)
         }
 

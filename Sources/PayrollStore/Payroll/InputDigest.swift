@@ -6,18 +6,45 @@ import PayrollRules
 /// crash can be compared by digest.
 public enum InputDigest {
     public static func digest(_ input: borrowing PayrollInput) -> [UInt8] {
-        // One pass: the encoding is written into a temporary buffer of a size that bounds it, then
-        // hashed from there (no counting pass, no array of the encoding). `Counter` still gives the
-        // exact size, for tests. The buffer is allocated here, not by `withUnsafeTemporaryAllocation`:
-        // its closure captured the input, which was copied twice per employee (every array and text
-        // retained and released), and a bound above 1 KiB — most inputs' — was heap-allocated there too.
+        var scratch = Scratch()
+        return digest(input, using: &scratch)
+    }
+
+    /// `digest(input)` with its encoding written into `scratch`, which keeps its memory for the
+    /// next input: the loader digests every employee of a chunk with one buffer (an allocation and
+    /// a free fewer per employee).
+    ///
+    /// One pass: the encoding is written into a buffer of a size that bounds it, then hashed from
+    /// there (no counting pass, no array of the encoding). `Counter` still gives the exact size,
+    /// for tests. The buffer is not `withUnsafeTemporaryAllocation`'s: its closure captured the
+    /// input, which was copied twice per employee (every array and text retained and released).
+    static func digest(_ input: borrowing PayrollInput, using scratch: inout Scratch) -> [UInt8] {
         let capacity = byteCountBound(input)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-        defer { buffer.deallocate() }
+        let buffer = scratch.buffer(atLeast: capacity)
         var writer = Writer(base: buffer)
         encode(input, into: &writer)
         precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
         return SHA256.digest(UnsafeRawBufferPointer(start: buffer, count: writer.offset))
+    }
+
+    /// The encoding buffer `digest(_:using:)` reuses: grown to the largest bound asked for, freed with it.
+    struct Scratch: ~Copyable {
+        private var base: UnsafeMutableRawPointer?
+        private var capacity = 0
+
+        init() {}
+
+        mutating func buffer(atLeast byteCount: Int) -> UnsafeMutableRawPointer {
+            if let base, capacity >= byteCount { return base }
+            base?.deallocate()
+            // Room for a larger input next time without growing again.
+            capacity = max(byteCount, 4096)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+            base = grown
+            return grown
+        }
+
+        deinit { base?.deallocate() }
     }
 
     /// At least the byte count of `encode(input)`: its fixed part (33 bytes of period and
@@ -43,7 +70,12 @@ public enum InputDigest {
         static let absenceKind = longest(AbsenceKind.self)
     }
 
-    static func encode<E: Encoding>(_ input: borrowing PayrollInput, into e: inout E) {
+    static func encode<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        // Written through a local copy, stored back at the end: the writer's offset then stays in a
+        // register (through `inout`, each store into the buffer could alias the writer itself, so
+        // its offset was reloaded and stored around every field).
+        var e = encoding
+        defer { encoding = e }
         e.int(Int64(input.periodStart.daysSinceEpoch))
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))
@@ -54,46 +86,99 @@ public enum InputDigest {
         var inWindow = 0
         for h in entries where h.date >= window.0 && h.date <= window.1 { inWindow += 1 }
         e.int(Int64(inWindow))
-        for h in entries where h.date >= window.0 && h.date <= window.1 { e.int(Int64(h.date.daysSinceEpoch)); e.string(h.kind.rawValue) }
-        let employee = input.employee
-        e.string(employee.id)
-        e.optionalDate(employee.birthDate)
-        e.optionalDate(employee.hiredOn)
-        e.optionalDate(employee.leftOn)
-        e.int(Int64(employee.family))
-        e.int(Int64(employee.children8to20))
-        e.int(Int64(employee.withholdingRatio))
-        let c = input.contract
-        e.string(c.wageType.rawValue)
-        e.int(c.wageWon)
-        for m in c.scheduleMinutes { e.int(Int64(m)) }
-        e.int(Int64(c.weekStart.rawValue))
-        e.int(Int64(c.weeklyHoliday.rawValue))
-        e.optional(c.defaultBreakMinutes.map(Int64.init))
-        e.string(c.weeklyAllowance.rawValue)  // one by one: an array literal here allocated per call
-        e.string(c.nightAllowance.rawValue)
-        e.string(c.overtimeAllowance.rawValue)
-        e.string(c.holidayAllowance.rawValue)
-        e.bool(c.insurance.nationalPension)
-        e.bool(c.insurance.health)
-        e.bool(c.insurance.employment)
-        e.optional(c.insuranceBase.nationalPensionWon)
-        e.optional(c.insuranceBase.healthWon)
-        e.optional(c.insuranceBase.employmentWon)
-        e.string(c.tax.rawValue)
-        e.int(c.nonTaxable.mealsWon)
-        e.int(c.nonTaxable.carAllowanceWon)
-        e.int(c.nonTaxable.childcareWon)
+        for h in entries where h.date >= window.0 && h.date <= window.1 { e.int(Int64(h.date.daysSinceEpoch)); e.keyword(Names.of(h.kind)) }
+        // Fields read in place (`let c = input.contract` copied the contract: a retain and a release).
+        e.string(input.employee.id)
+        e.optionalDate(input.employee.birthDate)
+        e.optionalDate(input.employee.hiredOn)
+        e.optionalDate(input.employee.leftOn)
+        e.int(Int64(input.employee.family))
+        e.int(Int64(input.employee.children8to20))
+        e.int(Int64(input.employee.withholdingRatio))
+        // The enums' raw values as static bytes (`Names`; a `rawValue` String per field cost its
+        // switch, a UTF-8 view and a release).
+        e.keyword(Names.of(input.contract.wageType))
+        e.int(input.contract.wageWon)
+        for m in input.contract.scheduleMinutes { e.int(Int64(m)) }
+        e.int(Int64(input.contract.weekStart.rawValue))
+        e.int(Int64(input.contract.weeklyHoliday.rawValue))
+        e.optional(input.contract.defaultBreakMinutes.map(Int64.init))
+        e.keyword(Names.of(input.contract.weeklyAllowance))
+        e.keyword(Names.of(input.contract.nightAllowance))
+        e.keyword(Names.of(input.contract.overtimeAllowance))
+        e.keyword(Names.of(input.contract.holidayAllowance))
+        e.bool(input.contract.insurance.nationalPension)
+        e.bool(input.contract.insurance.health)
+        e.bool(input.contract.insurance.employment)
+        e.optional(input.contract.insuranceBase.nationalPensionWon)
+        e.optional(input.contract.insuranceBase.healthWon)
+        e.optional(input.contract.insuranceBase.employmentWon)
+        e.keyword(Names.of(input.contract.tax))
+        e.int(input.contract.nonTaxable.mealsWon)
+        e.int(input.contract.nonTaxable.carAllowanceWon)
+        e.int(input.contract.nonTaxable.childcareWon)
         e.int(Int64(input.shifts.count))
-        for s in input.shifts {
-            e.int(s.start.value)
-            e.int(s.end.value)
-            e.optional(s.breakMinutes.map(Int64.init))
-            e.int(Int64(s.breaks.count))
-            for b in s.breaks { e.int(b.start.value); e.int(b.end.value) }
+        // Shifts read in place through the array's buffer (`for s in input.shifts` copied each
+        // shift out, retaining and releasing its break array).
+        input.shifts.withUnsafeBufferPointer { shifts in
+            for k in shifts.indices {
+                e.int(shifts[k].start.value)
+                e.int(shifts[k].end.value)
+                if let minutes = shifts[k].breakMinutes { e.raw(1); e.int(Int64(minutes)) } else { e.raw(0) }
+                e.int(Int64(shifts[k].breaks.count))
+                for b in shifts[k].breaks { e.int(b.start.value); e.int(b.end.value) }
+            }
         }
         e.int(Int64(input.absences.count))
-        for a in input.absences { e.int(Int64(a.date.daysSinceEpoch)); e.string(a.kind.rawValue) }
+        for a in input.absences { e.int(Int64(a.date.daysSinceEpoch)); e.keyword(Names.of(a.kind)) }
+    }
+
+    /// The raw values of the enums the encoding writes, as static strings: the same bytes as
+    /// `rawValue` (`InputDigestTests` checks every case), without building a `String`.
+    enum Names {
+        static func of(_ v: WageType) -> StaticString {
+            switch v {
+            case .hourly: "hourly"
+            case .daily: "daily"
+            case .monthly: "monthly"
+            }
+        }
+
+        static func of(_ v: AllowanceSwitch) -> StaticString {
+            switch v {
+            case .statutory: "statutory"
+            case .always: "always"
+            case .never: "never"
+            }
+        }
+
+        static func of(_ v: TaxMode) -> StaticString {
+            switch v {
+            case .simplified: "simplified"
+            case .business33: "business33"
+            case .daily: "daily"
+            case .none: "none"
+            }
+        }
+
+        static func of(_ v: HolidayKind) -> StaticString {
+            switch v {
+            case .publicHoliday: "public"
+            case .substitute: "substitute"
+            case .temporary: "temporary"
+            case .election: "election"
+            case .laborDay: "labor_day"
+            case .company: "company"
+            }
+        }
+
+        static func of(_ v: AbsenceKind) -> StaticString {
+            switch v {
+            case .unexcused: "unexcused"
+            case .leave: "leave"
+            case .sickUnpaid: "sick_unpaid"
+            }
+        }
     }
 
     /// The byte encoding's primitives: integers big-endian, booleans one byte, strings length-prefixed.
@@ -101,6 +186,8 @@ public enum InputDigest {
         mutating func raw(_ v: UInt8)
         mutating func int(_ v: Int64)
         mutating func bytes(_ s: String.UTF8View)
+        /// ASCII bytes of a static string, written as they are.
+        mutating func bytes(_ s: StaticString)
     }
 
     struct Counter: Encoding {
@@ -108,6 +195,7 @@ public enum InputDigest {
         mutating func raw(_ v: UInt8) { count += 1 }
         mutating func int(_ v: Int64) { count += 8 }
         mutating func bytes(_ s: String.UTF8View) { count += s.count }
+        mutating func bytes(_ s: StaticString) { count += s.utf8CodeUnitCount }
     }
 
     struct Writer: Encoding {
@@ -127,12 +215,18 @@ public enum InputDigest {
             }
             for byte in s { base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self); offset += 1 }
         }
+        mutating func bytes(_ s: StaticString) {
+            (base + offset).copyMemory(from: s.utf8Start, byteCount: s.utf8CodeUnitCount)
+            offset += s.utf8CodeUnitCount
+        }
     }
 }
 
 extension InputDigest.Encoding {
     mutating func bool(_ v: Bool) { raw(v ? 1 : 0) }
     mutating func string(_ s: String) { int(Int64(s.utf8.count)); bytes(s.utf8) }
+    /// A raw value from `InputDigest.Names`, encoded as `string(rawValue)` encodes it.
+    mutating func keyword(_ s: StaticString) { int(Int64(s.utf8CodeUnitCount)); bytes(s) }
     mutating func optional(_ v: Int64?) {
         if let v { raw(1); int(v) } else { raw(0) }
     }

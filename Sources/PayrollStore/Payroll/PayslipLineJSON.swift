@@ -182,9 +182,12 @@ enum PayslipLineJSON {
         digitCount(v.magnitude) + (v < 0 ? 1 : 0)
     }
 
-    /// Decimal digits of `m` (four at a time, then the last one to three).
+    /// Decimal digits of `m`: by comparisons below 10⁸ (every minute count and nearly every amount
+    /// of a payslip), else four at a time, then the last one to three.
     @inline(__always)
     static func digitCount(_ m: UInt64) -> Int {
+        if m < 10_000 { return m >= 1_000 ? 4 : m >= 100 ? 3 : m >= 10 ? 2 : 1 }
+        if m < 100_000_000 { return m >= 10_000_000 ? 8 : m >= 1_000_000 ? 7 : m >= 100_000 ? 6 : 5 }
         var m = m, n = 1
         while m >= 10_000 { m /= 10_000; n += 4 }
         return m >= 1_000 ? n + 3 : m >= 100 ? n + 2 : m >= 10 ? n + 1 : n
@@ -213,12 +216,27 @@ enum PayslipLineJSON {
 
     /// The decimal digits of `v`, two per division, written backwards into their final place.
     @inline(__always)
-    private static func putInteger(_ v: Int64, _ p: inout UnsafeMutablePointer<UInt8>) {
+    private static func putInteger(_ v: Int64, _ position: inout UnsafeMutablePointer<UInt8>) {
+        // A local copy of the position (see `putEscaped`), stored back on return.
+        var p = position
+        defer { position = p }
         let n = digits(v)
         var m = v.magnitude
         if v < 0 { p[0] = UInt8(ascii: "-") }
         let pairs = digitPairs.utf8Start
         var i = n
+        // Four digits per division while at least five are left (the two pairs of the remainder
+        // from a division of a number below 10⁴), then two at a time.
+        while m >= 10_000 {
+            let four = Int(truncatingIfNeeded: m % 10_000)
+            m /= 10_000
+            let high = (four / 100) &* 2, low = (four % 100) &* 2
+            i -= 4
+            p[i] = pairs[high]
+            p[i + 1] = pairs[high + 1]
+            p[i + 2] = pairs[low]
+            p[i + 3] = pairs[low + 1]
+        }
         while m >= 100 {
             let pair = Int(truncatingIfNeeded: m % 100) &* 2
             m /= 100
@@ -253,10 +271,25 @@ enum PayslipLineJSON {
     /// fewer than eight bytes as the text's last word (its first bytes rewritten with the same
     /// values) when that word is clean. From a word with a candidate on, byte by byte.
     @inline(__always)
-    private static func putEscaped(_ utf8: UnsafeBufferPointer<UInt8>, _ p: inout UnsafeMutablePointer<UInt8>) {
+    private static func putEscaped(_ utf8: UnsafeBufferPointer<UInt8>, _ position: inout UnsafeMutablePointer<UInt8>) {
+        // The position in a local, stored back on return: through `inout`, every store of text could
+        // alias the position itself, so it was reloaded and stored for every word written.
+        var p = position
+        defer { position = p }
         guard let source = utf8.baseAddress else { return }
         let n = utf8.count
         var i = 0
+        // Two words per test while sixteen bytes are left (one branch and one loop step fewer per
+        // sixteen bytes); a pair with a candidate is taken word by word below.
+        while i &+ 16 <= n {
+            let w0 = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+            let w1 = UnsafeRawPointer(source + i + 8).loadUnaligned(as: UInt64.self)
+            if escapeCandidates(w0) | escapeCandidates(w1) != 0 { break }
+            UnsafeMutableRawPointer(p).storeBytes(of: w0, as: UInt64.self)
+            UnsafeMutableRawPointer(p + 8).storeBytes(of: w1, as: UInt64.self)
+            p += 16
+            i &+= 16
+        }
         while i + 8 <= n {
             let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
             if mayNeedEscaping(w) { break }
@@ -280,16 +313,24 @@ enum PayslipLineJSON {
     /// Whether any byte of `w` is below 0x20, `"` or `\` (`JSONWriter.firstEscapeCandidate`'s test).
     @inline(__always)
     private static func mayNeedEscaping(_ w: UInt64) -> Bool {
+        escapeCandidates(w) != 0
+    }
+
+    /// Nonzero exactly when `mayNeedEscaping(w)`.
+    @inline(__always)
+    private static func escapeCandidates(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (w &- ones &* 0x20) & ~w & highs
         let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
         let isQuote = (quote &- ones) & ~quote & highs
         let isBackslash = (backslash &- ones) & ~backslash & highs
-        return below20 | isQuote | isBackslash != 0
+        return below20 | isQuote | isBackslash
     }
 
     /// `utf8[start...]` escaped byte by byte (a text with a byte to escape, or a short one).
-    private static func putEscapedBytes(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int, _ p: inout UnsafeMutablePointer<UInt8>) {
+    private static func putEscapedBytes(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int, _ position: inout UnsafeMutablePointer<UInt8>) {
+        var p = position
+        defer { position = p }
         var i = start
         while i < utf8.count {
             let c = utf8[i]

@@ -62,7 +62,12 @@ public enum PayslipWriter {
     /// One payslip's `payslipColumns`, in order, in binary COPY format, read where it lies: the
     /// row loops pass each payslip's address in its array (the element passed by value from inside
     /// the row closure was copied, every array and text of the payslip retained and released).
-    static func encode(_ p: UnsafePointer<ComputedPayslip>, run: PayrollRun, into r: inout BinaryCopyRowEncoder) {
+    static func encode(_ p: UnsafePointer<ComputedPayslip>, run: PayrollRun, into row: inout BinaryCopyRowEncoder) {
+        // Fields written through a local copy of the encoder, stored back on return: through
+        // `inout`, every byte stored into the row could alias the encoder, whose buffer address
+        // and length were then reloaded and stored around each field.
+        var r = row
+        defer { row = r }
         r.int64(run.tenantId)
         r.int64(run.id)
         r.int64(p.pointee.employeeId)

@@ -47,6 +47,9 @@ struct KeywordTable<Value: Sendable>: Sendable {
         return words
     }
 
+    /// Inlined where a row is read (the comparison with the keywords); a text that is none of
+    /// them goes to `decodeOther`.
+    @inline(__always)
     func decode(_ bytes: UnsafeRawBufferPointer) -> StoredKeyword<Value> {
         if bytes.count <= 16 {
             let (low, high) = Self.packed(bytes)
@@ -54,6 +57,11 @@ struct KeywordTable<Value: Sendable>: Sendable {
                 return .known(entry.value)
             }
         }
+        return decodeOther(bytes)
+    }
+
+    @inline(never)
+    private func decodeOther(_ bytes: UnsafeRawBufferPointer) -> StoredKeyword<Value> {
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = parse(text) { return .known(value) }
         return .unknown(text)
@@ -69,11 +77,13 @@ extension KeywordTable where Value: RawRepresentable & CaseIterable, Value.RawVa
 
 extension BinaryCopyRow {
     /// The next field (non-NULL text) as a keyword of `table`.
+    @inline(__always)
     mutating func keyword<Value>(_ table: KeywordTable<Value>) throws(PostgresError) -> StoredKeyword<Value> {
         try withNonNullTextBytes { (bytes) throws(PostgresError) in table.decode(bytes) }
     }
 
     /// The next field as a keyword of `table`, or nil for NULL.
+    @inline(__always)
     mutating func optionalKeyword<Value>(_ table: KeywordTable<Value>) throws(PostgresError) -> StoredKeyword<Value>? {
         try withTextBytes { (bytes) throws(PostgresError) in bytes.map(table.decode) }
     }
@@ -87,4 +97,13 @@ enum StoredKeywords {
     static let absenceKind = KeywordTable<AbsenceKind>()
     /// `mon` … `sun`, as `Weekday(key:)`.
     static let weekday = KeywordTable<Weekday>(Weekday.allCases.map { ($0.key, $0) }, parse: { Weekday(key: $0) })
+
+    /// The tables a contract row reads, taken once per COPY: each access to one of the static
+    /// tables above is a `swift_once` call, four per contract row when read there.
+    struct Contract {
+        let wageType = StoredKeywords.wageType
+        let weekday = StoredKeywords.weekday
+        let allowance = StoredKeywords.allowance
+        let tax = StoredKeywords.tax
+    }
 }

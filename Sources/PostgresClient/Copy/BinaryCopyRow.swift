@@ -75,6 +75,15 @@ public struct BinaryCopyRow {
         return Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)) == -1
     }
 
+    /// The bytes of the row from the next field on (length words included), valid as the row is;
+    /// looking does not consume anything. For decoding a row of one known layout in one piece: the
+    /// caller checks every length word itself, and reads a row that differs with the field readers
+    /// instead, which report what is wrong with it.
+    @inlinable @inline(__always)
+    public var unreadBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + offset, count: byteCount &- offset)
+    }
+
     /// Moves past the next field, whatever it holds.
     @inlinable
     public mutating func skip() throws(PostgresError) {

@@ -73,6 +73,23 @@ extension PostgresConnection {
         while true {
             var length = Int(PQgetlineAsync(handle, scratch.assumingMemoryBound(to: CChar.self), Int32(capacity)))
             if length > 0 {
+                // The common message, straight to `body`: one whole row (shorter than the buffer, so
+                // not a first piece) between the header and the trailer. What `handleCopyOutMessage`
+                // does for it, without its checks for the header, the trailer and a partial message.
+                if length < capacity, state.betweenHeaderAndTrailer, length >= 2 {
+                    let fieldCount = Int(Int16(bigEndian: scratch.loadUnaligned(as: Int16.self)))
+                    if fieldCount >= 0 {
+                        var row = BinaryCopyRow(base: UnsafeRawPointer(scratch) + 2, byteCount: length &- 2, fieldCount: fieldCount)
+                        do {
+                            try body(&row)
+                        } catch {
+                            abandonCopyOut(handle)
+                            throw error
+                        }
+                        state.rows &+= 1
+                        continue
+                    }
+                }
                 // A message longer than the buffer arrives in pieces (the rest stays in libpq's
                 // buffer): grow and read on until it is whole.
                 while length == capacity, Self.copyMessageIsPartial(scratch, length, headerPending: state.headerPending) {
@@ -109,9 +126,15 @@ extension PostgresConnection {
 
     /// Where a COPY OUT stands between messages.
     private struct CopyOutState {
-        var headerPending = true
+        var headerPending = true {
+            didSet { betweenHeaderAndTrailer = !headerPending && !trailerSeen }
+        }
         var rows = 0
-        var trailerSeen = false
+        var trailerSeen = false {
+            didSet { betweenHeaderAndTrailer = !headerPending && !trailerSeen }
+        }
+        /// Rows may come: the header was read and the trailer not yet.
+        private(set) var betweenHeaderAndTrailer = false
     }
 
     /// One CopyData message: the header (first message), a row for `body`, or the trailer.
