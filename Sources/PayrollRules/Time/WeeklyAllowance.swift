@@ -12,8 +12,8 @@
 /// to monthly contracts (the 209 h salary already contains it).
 enum WeeklyAllowance {
     struct Result {
-        /// 주휴일 day numbers of the paid weeks, ascending.
-        var paidDays: [Int64] = []
+        /// 주휴일 day numbers of the paid weeks, ascending (as `day`; `minutes` is 0).
+        var paidDays = DayList()
         /// Fifths of a minute paid per week: min(weekly 소정, cap) (the 주휴 minutes are that / 5).
         var fifthsPerWeek: Int64 = 0
         /// Weeks the law required but `never` left unpaid.
@@ -30,7 +30,6 @@ enum WeeklyAllowance {
         let weekly = input.contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
-        result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
         let holidayIndex = input.contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
@@ -39,13 +38,15 @@ enum WeeklyAllowance {
             defer { holiday += 7 }
             switch input.contract.weeklyAllowance {
             case .always:
-                if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(holiday) }
+                if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(day: holiday, minutes: 0) }
             case .statutory:
-                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
-                    result.paidDays.append(holiday)
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
+                              shiftCursor: &shiftCursor) {
+                    result.paidDays.append(day: holiday, minutes: 0)
                 }
             case .never:
-                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
+                              shiftCursor: &shiftCursor) {
                     result.omittedStatutoryWeeks += 1
                 }
             }
@@ -58,7 +59,7 @@ enum WeeklyAllowance {
     /// later; it is moved to that shift, so a caller testing its weeks in ascending order passes
     /// the same cursor on (0 is always valid).
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                           holidayDay: Int64, shiftCursor: inout Int) -> Bool {
+                           holidayDay: Int64, weeklyScheduledMinutes weeklyScheduled: Int64, shiftCursor: inout Int) -> Bool {
         let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
@@ -67,17 +68,11 @@ enum WeeklyAllowance {
         }
         // §18③: the average weekly 소정 of the 4 weeks ending with this one, over the weeks of
         // them the employee was employed throughout ("4주 미만으로 근로하는 경우에는 그 기간").
-        // This week always counts (checked above); the contract's schedule is the same every week,
-        // so today the average equals weekly 소정, but it is computed as the rule states.
-        var employedWeeks: Int64 = 0, scheduled: Int64 = 0
-        let weeklyScheduled = input.contract.weeklyScheduledMinutes
-        var first = weekFirst
-        while first > weekFirst - 28 && input.employee.isEmployed(on: DayMath.date(first)) {
-            employedWeeks += 1
-            scheduled += weeklyScheduled
-            first -= 7
-        }
-        guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
+        // This week always counts (checked above), and the contract's schedule (`weeklyScheduled`,
+        // the contract's weekly 소정) is the same every week: over any k ≥ 1 such weeks the total
+        // is k × weeklyScheduled, so the average is weeklyScheduled itself, whichever of the 4
+        // weeks the employee was employed in. (Was: summed week by week, employment tested per week.)
+        guard weeklyScheduled >= rules.weeklyAllowanceThresholdMinutes else { return false }
         // 개근: every scheduled day other than the 주휴일 is attended or excused. The days are
         // walked in order, so the shifts (sorted by start) are too: a cursor (`started` indexes the
         // first shift whose start day, held in `startedDay` (`Int64.max` past the last shift), is

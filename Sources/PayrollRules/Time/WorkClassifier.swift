@@ -108,6 +108,9 @@ struct WorkClassifier {
         var c = WorkClassifier(config)
         if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
         if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
+        // A shift adds at most two calendar dates (it is at most 24 h long once validated; a
+        // longer one only grows the array): one allocation instead of growing from empty.
+        if config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
