@@ -102,8 +102,9 @@ public enum EarningsCalculator {
                     text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
                     suffix(&text)
                 }
-                lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                         amount: amount, methodText: method))
+                let line = EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
+                                       amount: amount, methodText: method)
+                lines.append(consume line)  // moved: appending a copy copied and destroyed every field
             }
             if input.contract.wageType == .monthly {
                 let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,

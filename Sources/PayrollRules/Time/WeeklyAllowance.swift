@@ -34,6 +34,7 @@ enum WeeklyAllowance {
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
         var shiftCursor = 0  // see `isEligible`: the weeks come in order, so one cursor serves them all
+        let required = requiredWeekdays(input)
         while holiday <= periodEndDay {
             defer { holiday += 7 }
             switch input.contract.weeklyAllowance {
@@ -41,12 +42,12 @@ enum WeeklyAllowance {
                 if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(day: holiday, minutes: 0) }
             case .statutory:
                 if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
-                              shiftCursor: &shiftCursor) {
+                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
                     result.paidDays.append(day: holiday, minutes: 0)
                 }
             case .never:
                 if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
-                              shiftCursor: &shiftCursor) {
+                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
                     result.omittedStatutoryWeeks += 1
                 }
             }
@@ -54,12 +55,26 @@ enum WeeklyAllowance {
         return result
     }
 
+    /// The weekdays 개근 is tested on (bit = `Weekday.rawValue`): the scheduled ones other than
+    /// the 주휴일.
+    /// (The input, not its contract, is passed: a contract passed on its own was copied, a retain
+    /// and release of its schedule array.)
+    @inline(__always)
+    static func requiredWeekdays(_ input: PayrollInput) -> UInt8 {
+        var mask: UInt8 = 0
+        for weekday in 0..<7 where weekday != input.contract.weeklyHoliday.rawValue && input.contract.scheduleMinutes[weekday] > 0 {
+            mask |= 1 << UInt8(weekday)
+        }
+        return mask
+    }
+
     /// The statutory test for the week holding the 주휴일 `holidayDay`. `shiftCursor` is an index
     /// of `input.shifts` (sorted by start) at or before the first shift starting in this week or
     /// later; it is moved to that shift, so a caller testing its weeks in ascending order passes
     /// the same cursor on (0 is always valid).
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                           holidayDay: Int64, weeklyScheduledMinutes weeklyScheduled: Int64, shiftCursor: inout Int) -> Bool {
+                           holidayDay: Int64, weeklyScheduledMinutes weeklyScheduled: Int64, requiredWeekdays: UInt8,
+                           shiftCursor: inout Int) -> Bool {
         let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
@@ -89,6 +104,17 @@ enum WeeklyAllowance {
                 startedDay = startDay(started)
             }
             shiftCursor = started
+            // The weekdays (bit = `Weekday.rawValue`) on which a shift of this week starts.
+            var attended: UInt8 = 0
+            while startedDay <= weekLast {
+                attended |= 1 << UInt8(truncatingIfNeeded: DayMath.weekdayIndex(startedDay))
+                started += 1
+                startedDay = startDay(started)
+            }
+            let missing = requiredWeekdays & ~attended
+            if missing == 0 { return true }
+            // The scheduled days without a shift, in date order: each must be a calendar date or
+            // have a `leave`/`sick_unpaid` absence.
             var weekday = DayMath.weekdayIndex(weekFirst)
             var d = weekFirst
             while d <= weekLast {
@@ -96,12 +122,8 @@ enum WeeklyAllowance {
                     d += 1
                     weekday = weekday == 6 ? 0 : weekday + 1
                 }
-                guard weekday != input.contract.weeklyHoliday.rawValue, input.contract.scheduleMinutes[weekday] > 0 else { continue }
-                while startedDay < d {
-                    started += 1
-                    startedDay = startDay(started)
-                }
-                if startedDay == d || calendar.isHoliday(Int32(d)) { continue }
+                guard missing & (1 << UInt8(truncatingIfNeeded: weekday)) != 0 else { continue }
+                if calendar.isHoliday(Int32(d)) { continue }
                 let date = DayMath.date(d)
                 if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
                 return false
