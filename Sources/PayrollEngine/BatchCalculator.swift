@@ -37,16 +37,23 @@ public enum BatchCalculator {
         return inputs.withUnsafeBufferPointer { inputs in
             [Result<Payslip, PayrollError>](unsafeUninitializedCapacity: count) { buffer, initialized in
                 let results = ResultSlots(buffer)
+                let shared = InputSlots(inputs)
                 if workers == 1 {
-                    for i in 0..<count { results.store(compute(inputs[i]), at: i) }
+                    var calendars = CalendarCopies(copies: false)
+                    for i in 0..<count {
+                        calendars.select(for: inputs[i])
+                        results.store(compute(shared.address(i), calendar: calendars.current), at: i)
+                    }
                 } else {
                     let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
-                    let shared = InputSlots(inputs)
                     DispatchQueue.concurrentPerform(iterations: slices) { slice in
                         let lower = count * slice / slices
                         let upper = count * (slice + 1) / slices
-                        var calendars = CalendarCopies()
-                        for i in lower..<upper { results.store(compute(calendars.ownCopy(of: shared[i])), at: i) }
+                        var calendars = CalendarCopies(copies: true)
+                        for i in lower..<upper {
+                            calendars.select(for: shared[i])
+                            results.store(compute(shared.address(i), calendar: calendars.current), at: i)
+                        }
                     }
                 }
                 // Every index of 0..<count was stored once: the slices partition it.
@@ -55,49 +62,67 @@ public enum BatchCalculator {
         }
     }
 
+    /// The input's payslip, computed with `calendar` as its workplace calendar (the input's own,
+    /// or a copy of it with the same entries: `CalendarCopies`); the input is read in place.
+    /// `input` points into the batch's input array, which nobody writes meanwhile: the calculator
+    /// reads it in place through `inout` and never writes it (see
+    /// `PayrollCalculator.calculate(readingInPlace:calendar:)`).
     @inline(__always)
-    static func compute(_ input: borrowing PayrollInput) -> Result<Payslip, PayrollError> {
+    static func compute(_ input: UnsafeMutablePointer<PayrollInput>, calendar: borrowing HolidayCalendar) -> Result<Payslip, PayrollError> {
         do throws(PayrollError) {
-            return .success(try PayrollCalculator.calculate(input))
+            return .success(try PayrollCalculator.calculate(readingInPlace: &input.pointee, calendar: calendar))
         } catch {
             return .failure(error)
         }
     }
 }
 
-/// The workplace calendars one work item computes with: a private copy of each calendar met (its
-/// own array buffers, built from the same entries), so the retains and releases of the calendar
-/// while computing touch memory no other thread writes. Consecutive inputs of a batch share their
-/// calendar (one chunk = one workplace), so one copy serves a whole run of them; a calendar is
-/// recognised by its entries' buffer (two calendars with the same buffer have the same entries,
-/// and a calendar is a function of its entries). An input without a calendar (the built-in KR
-/// calendar) gets a copy of `HolidayCalendar.korea`, shared by every input too.
+/// The workplace calendars one work item computes with: with `copies`, a private copy of each
+/// calendar met (its own array buffers, built from the same entries), so the retains and releases
+/// of the calendar while computing touch memory no other thread writes; without, the inputs' own
+/// calendar (one thread). Consecutive inputs of a batch share their calendar (one chunk = one
+/// workplace), so one calendar serves a whole run of them; a calendar is recognised by its
+/// entries' buffer (two calendars with the same buffer have the same entries, and a calendar is
+/// a function of its entries). An input without a calendar (the built-in KR calendar) gets
+/// `HolidayCalendar.korea` (or a copy of it). The calendar is passed to the calculator apart from
+/// the input, so no input is copied to replace its calendar (a copy retained and released each
+/// of its arrays and texts, once per employee).
 struct CalendarCopies {
-    /// Which calendar `copy` copies: the built-in one, or the one whose entries are at this address.
+    /// Which calendar `current` is: the built-in one, or the one whose entries are at this address.
     private enum Source: Equatable {
+        case none
         case korea
         case entries(UnsafeRawPointer?)
     }
 
-    private var current: (source: Source, copy: HolidayCalendar)?
+    private let copies: Bool
+    private var source = Source.none
+    /// The calendar of the input last passed to `select(for:)`.
+    private(set) var current = HolidayCalendar.korea
 
-    /// `inputs[i]` with `workplace.holidays` replaced by this work item's copy of the same calendar.
-    /// Built field by field from the array element (a copy of the whole input would retain and
-    /// release the shared calendar once more per employee).
-    mutating func ownCopy(of input: borrowing PayrollInput) -> PayrollInput {
-        let calendar = own(input.workplace.holidays)
-        return PayrollInput(periodStart: input.periodStart, periodEnd: input.periodEnd, payDate: input.payDate,
-                            workplace: Workplace(fiveOrMore: input.workplace.fiveOrMore, holidays: calendar),
-                            employee: input.employee, contract: input.contract, shifts: input.shifts,
-                            absences: input.absences)
+    init(copies: Bool) { self.copies = copies }
+
+    /// Makes `current` the calendar of `input` (its workplace calendar, or the built-in one).
+    @inline(__always)
+    mutating func select(for input: borrowing PayrollInput) {
+        let wanted: Source
+        if let c = input.workplace.holidays {
+            wanted = .entries(c.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
+        } else {
+            wanted = .korea
+        }
+        if wanted == source { return }
+        replace(with: input.workplace.holidays, source: wanted)
     }
 
-    private mutating func own(_ calendar: HolidayCalendar?) -> HolidayCalendar {
-        let source: Source = calendar.map { c in .entries(c.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }) } ?? .korea
-        if let current, current.source == source { return current.copy }
-        let copy = HolidayCalendar(calendar?.entries ?? HolidayCalendar.korea.entries)
-        current = (source, copy)
-        return copy
+    @inline(never)
+    private mutating func replace(with calendar: HolidayCalendar?, source wanted: Source) {
+        source = wanted
+        if copies {
+            current = HolidayCalendar(calendar?.entries ?? HolidayCalendar.korea.entries)
+        } else {
+            current = calendar ?? HolidayCalendar.korea
+        }
     }
 }
 

@@ -13,6 +13,15 @@ struct InputSlots<Element>: @unchecked Sendable {
         self.buffer = buffer
     }
 
+    /// The address of element `index`, for a callee that reads it in place through `inout` and
+    /// never writes it (`BatchCalculator.compute`).
+    @inline(__always)
+    func address(_ index: Int) -> UnsafeMutablePointer<Element> {
+        precondition(index >= 0 && index < buffer.count, "input index out of range")
+        // Only read through (see above): the storage is the caller's borrowed array.
+        return UnsafeMutablePointer(mutating: buffer.baseAddress.unsafelyUnwrapped + index)
+    }
+
     subscript(index: Int) -> Element {
         @inline(__always) _read {
             precondition(index >= 0 && index < buffer.count, "input index out of range")

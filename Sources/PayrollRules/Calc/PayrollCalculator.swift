@@ -8,19 +8,37 @@
 /// invariants. A violated invariant fails this employee with a `PayrollError`; it never crashes.
 public enum PayrollCalculator {
     public static func calculate(_ input: PayrollInput) throws(PayrollError) -> Payslip {
+        try calculate(input, calendar: input.workplace.holidays ?? HolidayCalendar.korea)
+    }
+
+    /// `calculate(_:)` of `input` with `calendar` as its workplace calendar (what
+    /// `input.workplace.holidays ?? HolidayCalendar.korea` is, or a calendar with the same entries):
+    /// the batch engine passes each work item's own copy of the calendar this way instead of
+    /// building a second input around it (a copy of the input retained and released each of its
+    /// arrays and texts). `input.workplace.holidays` is not read.
+    public static func calculate(_ input: PayrollInput, calendar: HolidayCalendar) throws(PayrollError) -> Payslip {
         // An input already as `validated()` returns it (every input the batch loader built) is
         // computed as it is, borrowed: no second input built from its fields.
-        guard let changed = try input.validationChanges() else { return try calculate(validated: input) }
+        guard let changed = try input.validationChanges() else { return try calculate(validated: input, calendar: calendar) }
         return try calculate(validated: PayrollInput(
             periodStart: input.periodStart, periodEnd: input.periodEnd, payDate: input.payDate, workplace: input.workplace,
-            employee: input.employee, contract: input.contract, shifts: changed.shifts, absences: changed.absences))
+            employee: input.employee, contract: input.contract, shifts: changed.shifts, absences: changed.absences),
+            calendar: calendar)
+    }
+
+    /// `calculate(_:calendar:)` of an input read where it lies. `input` is never written: it is
+    /// `inout` only because an `inout` argument is read in place, while a non-`inout` argument
+    /// read from an array's storage by pointer (the batch engine's) is copied first — a retain and
+    /// a release of each of its arrays and texts per employee.
+    public static func calculate(readingInPlace input: inout PayrollInput, calendar: HolidayCalendar) throws(PayrollError) -> Payslip {
+        try calculate(input, calendar: calendar)
     }
 
     /// `calculate` of an input that passed `PayrollInput.validated()` unchanged.
-    static func calculate(validated input: PayrollInput) throws(PayrollError) -> Payslip {
+    static func calculate(validated input: PayrollInput, calendar: HolidayCalendar) throws(PayrollError) -> Payslip {
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily
-        var earnings = try EarningsCalculator.compute(input, computesPayByDate: isDaily)
+        var earnings = try EarningsCalculator.compute(input, calendar: calendar, computesPayByDate: isDaily)
 
         // Taken out of `earnings` (not copied): appending a non-taxable line to an array still
         // shared with `earnings` would copy every line (and retain its texts) first.

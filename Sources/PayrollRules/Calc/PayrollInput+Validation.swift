@@ -134,29 +134,32 @@ extension PayrollInput {
         let firstMinute = Int64(window.lowerBound.daysSinceEpoch) * 1440
         let endMinute = (Int64(window.upperBound.daysSinceEpoch) + 1) * 1440
         let fillsDefault = (contract.defaultBreakMinutes ?? 0) > 0
-        var previousEnd = Int64.min
-        for i in shifts.indices {
-            let start = shifts[i].start.value, end = shifts[i].end.value
-            guard end > start, end - start <= CalcLimits.shiftMinutesMax, start >= firstMinute, start < endMinute,
-                  start >= previousEnd else { return false }
-            if !shifts[i].breaks.isEmpty {
-                guard shifts[i].breaks.count <= CalcLimits.breaksPerShiftMax, let given = shifts[i].breakMinutes else { return false }
-                var totalMinutes: Int64 = 0, cursor = start
-                for k in shifts[i].breaks.indices {
-                    let breakStart = shifts[i].breaks[k].start.value, breakEnd = shifts[i].breaks[k].end.value
-                    guard breakEnd > breakStart, breakStart >= cursor, breakEnd <= end else { return false }
-                    totalMinutes += breakEnd - breakStart
-                    cursor = breakEnd
+        // Read through the buffer: no bounds check per field read (the loop stays in bounds).
+        return shifts.withUnsafeBufferPointer { shifts in
+            var previousEnd = Int64.min
+            for i in shifts.indices {
+                let start = shifts[i].start.value, end = shifts[i].end.value
+                guard end > start, end - start <= CalcLimits.shiftMinutesMax, start >= firstMinute, start < endMinute,
+                      start >= previousEnd else { return false }
+                if !shifts[i].breaks.isEmpty {
+                    guard shifts[i].breaks.count <= CalcLimits.breaksPerShiftMax, let given = shifts[i].breakMinutes else { return false }
+                    var totalMinutes: Int64 = 0, cursor = start
+                    for k in shifts[i].breaks.indices {
+                        let breakStart = shifts[i].breaks[k].start.value, breakEnd = shifts[i].breaks[k].end.value
+                        guard breakEnd > breakStart, breakStart >= cursor, breakEnd <= end else { return false }
+                        totalMinutes += breakEnd - breakStart
+                        cursor = breakEnd
+                    }
+                    guard totalMinutes < end - start, Int64(given) == totalMinutes else { return false }
+                } else if let given = shifts[i].breakMinutes {
+                    guard given >= 0, Int64(given) < end - start else { return false }
+                } else if fillsDefault {
+                    return false
                 }
-                guard totalMinutes < end - start, Int64(given) == totalMinutes else { return false }
-            } else if let given = shifts[i].breakMinutes {
-                guard given >= 0, Int64(given) < end - start else { return false }
-            } else if fillsDefault {
-                return false
+                previousEnd = end
             }
-            previousEnd = end
+            return true
         }
-        return true
     }
 
     private func validatedShifts() throws(PayrollError) -> [Shift] {

@@ -103,7 +103,7 @@ public enum DeductionCalculator {
             let method = texts.text { text in
                 text.won(taxable)
                 text.add("원 × ")
-                text.add(string: withholding.businessRateText)
+                text.add(withholding.businessRatePrinted)
                 text.add(" (사업소득 원천징수, 10원 미만 절사)")
             }
             appendTaxLines(&lines, withholding, taxable, withheld.incomeTaxWon, withheld.localIncomeTaxWon, method: method, &texts)
@@ -117,7 +117,7 @@ public enum DeductionCalculator {
                 text.add("일 과세: Σ(일급 − ")
                 text.won(withholding.daily.dailyDeductionWon)
                 text.add("원) × ")
-                text.add(string: withholding.dailyRateText)
+                text.add(withholding.dailyRatePrinted)
                 text.add(" = ")
                 text.won(detail.beforeSmallAmountWon)
                 text.add("원 (10원 미만 절사)")
@@ -135,7 +135,7 @@ public enum DeductionCalculator {
         let localMethod = texts.text { text in
             text.won(incomeTaxWon)
             text.add("원 × ")
-            text.add(string: schedule.localRateText)
+            text.add(schedule.localRatePrinted)
             text.add(" (10원 미만 절사)")
         }
         lines.append(DeductionLine(code: .localIncomeTax, base: incomeTaxWon, amount: localIncomeTaxWon, methodText: localMethod))

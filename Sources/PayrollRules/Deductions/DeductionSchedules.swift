@@ -52,15 +52,19 @@ func breakpoints<V>(_ table: ParameterTable<V>) -> [LocalDate] {
 final class InsuranceSchedule: Sendable {
     let pensionRate: Rational
     let pensionRateText: String
+    let pensionRatePrinted: PrintedText
     let pensionBand: WonBand
     let healthRate: Rational
     let healthRateText: String
+    let healthRatePrinted: PrintedText
     let healthLimits: WonBand
     let longTermCareRatio: Rational
     /// `0.1314` or `0.9448% ÷ 7.19%`.
     let longTermCareRatioText: String
+    let longTermCareRatioPrinted: PrintedText
     let employmentRate: Rational
     let employmentRateText: String
+    let employmentRatePrinted: PrintedText
 
     init?(premiumMonth m: LocalDate) {
         typealias P = InsuranceParameters
@@ -71,9 +75,11 @@ final class InsuranceSchedule: Sendable {
         else { return nil }
         self.pensionRate = pensionRate
         self.pensionRateText = RateText.percent(pensionRate)
+        self.pensionRatePrinted = PrintedText(self.pensionRateText)
         self.pensionBand = band
         self.healthRate = healthRate
         self.healthRateText = RateText.percent(healthRate)
+        self.healthRatePrinted = PrintedText(self.healthRateText)
         self.healthLimits = limits
         self.longTermCareRatio = ltc.ratio
         switch ltc {
@@ -82,8 +88,14 @@ final class InsuranceSchedule: Sendable {
         case let .rounded(r):
             self.longTermCareRatioText = RateText.decimal(r)
         }
+        self.longTermCareRatioPrinted = PrintedText(self.longTermCareRatioText)
         self.employmentRate = employmentRate
         self.employmentRateText = RateText.percent(employmentRate)
+        self.employmentRatePrinted = PrintedText(self.employmentRateText)
+    }
+
+    deinit {
+        for printed in [pensionRatePrinted, healthRatePrinted, longTermCareRatioPrinted, employmentRatePrinted] { printed.free() }
     }
 
     static let byPremiumMonth: DatedSchedule<InsuranceSchedule> = {
@@ -119,8 +131,11 @@ final class WithholdingSchedule: Sendable {
     let daily: DailyWorkerWithholding
     let business: BusinessIncomeWithholding
     let dailyRateText: String
+    let dailyRatePrinted: PrintedText
     let businessRateText: String
+    let businessRatePrinted: PrintedText
     let localRateText: String
+    let localRatePrinted: PrintedText
 
     init?(payDate p: LocalDate) {
         typealias W = WithholdingParameters
@@ -136,8 +151,15 @@ final class WithholdingSchedule: Sendable {
         self.daily = daily
         self.business = business
         self.dailyRateText = RateText.percent(daily.rate)
+        self.dailyRatePrinted = PrintedText(self.dailyRateText)
         self.businessRateText = RateText.percent(business.rate)
+        self.businessRatePrinted = PrintedText(self.businessRateText)
         self.localRateText = RateText.percent(localRate)
+        self.localRatePrinted = PrintedText(self.localRateText)
+    }
+
+    deinit {
+        for printed in [dailyRatePrinted, businessRatePrinted, localRatePrinted] { printed.free() }
     }
 
     static let byPaymentDate: DatedSchedule<WithholdingSchedule> = {

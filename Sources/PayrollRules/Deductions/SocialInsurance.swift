@@ -59,7 +59,7 @@ public enum SocialInsurance {
         let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(string: s.pensionRateText)
+            text.add(s.pensionRatePrinted)
             text.add(" (기준소득월액")
             if truncatedWon > band.highWon {
                 text.add(", 상한 ")
@@ -92,7 +92,7 @@ public enum SocialInsurance {
         let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(string: s.healthRateText)
+            text.add(s.healthRatePrinted)
             if rawWon != amountWon {
                 text.add(" = ")
                 text.won(rawWon)
@@ -112,7 +112,7 @@ public enum SocialInsurance {
         let method = texts.text { text in
             text.won(healthPremiumWon)
             text.add("원 × ")
-            text.add(string: s.longTermCareRatioText)
+            text.add(s.longTermCareRatioPrinted)
             text.add(" (건강보험료 × 장기요양 비율, 10원 미만 절사)")
         }
         return DeductionLine(code: .longTermCare, base: healthPremiumWon, amount: amountWon, methodText: method)
@@ -125,7 +125,7 @@ public enum SocialInsurance {
         let method = texts.text { text in
             text.won(baseWon)
             text.add("원 × ")
-            text.add(string: s.employmentRateText)
+            text.add(s.employmentRatePrinted)
             text.add(" (보수, 10원 미만 절사")
             origin(&text, declaredBaseWon, taxableWon)
         }

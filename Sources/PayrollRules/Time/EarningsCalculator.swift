@@ -53,20 +53,21 @@ public enum EarningsCalculator {
     /// API layer (shifts sorted, non-overlapping, end > start, breaks inside shifts); anything odd
     /// still yields a `PayrollError` naming the field, never a trap.
     public static func compute(_ input: PayrollInput) throws(PayrollError) -> EarningsResult {
-        try compute(input, computesPayByDate: true)
+        try compute(input, calendar: input.workplace.holidays ?? HolidayCalendar.korea, computesPayByDate: true)
     }
 
     /// `compute(_:)`, leaving `payByDate` empty unless `computesPayByDate`: only 일용 withholding
     /// reads it, and `PayrollCalculator` asks for it only then (for input that passed
     /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
-    static func compute(_ input: PayrollInput, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
+    /// `calendar` is the workplace calendar (`input.workplace.holidays ?? HolidayCalendar.korea`,
+    /// or a copy of it), given apart so that the batch path need not build an input around it.
+    static func compute(_ input: PayrollInput, calendar: HolidayCalendar, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
         guard rules.weeklyAllowanceDivisor == 5 else {
             throw PayrollError(.unsupported, "주휴 divisor other than 5 is not supported", field: "periodStart")
         }
         let rate = try OrdinaryHourlyWage.rate(input.contract, rules: rules)
-        let calendar = input.workplace.holidays ?? HolidayCalendar.korea
         let fiveOrMore = input.workplace.fiveOrMore
         let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
@@ -101,8 +102,9 @@ public enum EarningsCalculator {
                     text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
                     suffix(&text)
                 }
-                lines.append(EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                         amount: amount, methodText: method))
+                let line = EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
+                                       amount: amount, methodText: method)
+                lines.append(consume line)  // moved: appending a copy copied and destroyed every field
             }
             if input.contract.wageType == .monthly {
                 let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
@@ -200,7 +202,7 @@ public enum EarningsCalculator {
             if pays.holiday { u += d.holiday * 5 * rules.holidayPremiumHalves + d.holidayOver8 * 5 * rules.holidayOver8PremiumHalves }
             units.append((d.day, u))
         }
-        for day in weekly.paidDays { units.append((day, 2 * weekly.fifthsPerWeek)) }
+        for paid in weekly.paidDays { units.append((paid.day, 2 * weekly.fifthsPerWeek)) }
         for h in paidHolidays { units.append((h.day, 10 * h.minutes)) }
         if input.contract.wageType == .monthly { units.append((periodEndDay, 0)) }
         units.sort { $0.day < $1.day }

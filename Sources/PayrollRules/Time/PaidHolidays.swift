@@ -10,13 +10,16 @@
 /// `holidayAllowance` governs only the premium for working on it, not this pay.
 enum PaidHolidays {
     static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                        periodStartDay: Int64, periodEndDay: Int64) -> [(day: Int64, minutes: Int64)] {
+                        periodStartDay: Int64, periodEndDay: Int64) -> DayList {
         // The contract's fields are read in place (a copy of it retained its schedule array).
         guard input.contract.wageType != .monthly,
-              input.contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return [] }
+              input.contract.weeklyScheduledMinutes >= rules.weeklyAllowanceThresholdMinutes else { return DayList() }
         // May 1 of each year the period touches (a period spans at most two years in practice).
         var mayFirstDays: (Int64, Int64, Int64) = (.max, .max, .max)
-        let firstYear = DayMath.date(periodStartDay).year, lastYear = DayMath.date(periodEndDay).year
+        // The last year without taking the end date apart when it is in the first year (a month).
+        let firstYear = DayMath.date(periodStartDay).year
+        let lastYear = periodEndDay < Int64(LocalDate.daysFromCivil(year: firstYear + 1, month: 1, day: 1))
+            ? firstYear : DayMath.date(periodEndDay).year
         for (i, year) in (firstYear...min(lastYear, firstYear + 2)).enumerated() {
             let d = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) } ?? .max
             switch i { case 0: mayFirstDays.0 = d; case 1: mayFirstDays.1 = d; default: mayFirstDays.2 = d }
@@ -41,7 +44,7 @@ enum PaidHolidays {
         if mays.0 > mays.1 { swap(&mays.0, &mays.1) }
         if mays.1 > mays.2 { swap(&mays.1, &mays.2) }
         if mays.0 > mays.1 { swap(&mays.0, &mays.1) }
-        var result: [(day: Int64, minutes: Int64)] = []
+        var result = DayList()
         var previous = Int64.min
         while true {
             let holiday = k < entries.count ? Int64(entries[k].date.daysSinceEpoch) : Int64.max
@@ -57,7 +60,7 @@ enum PaidHolidays {
             let scheduled = Int64(input.contract.scheduleMinutes[weekday])
             guard scheduled > 0, weekday != input.contract.weeklyHoliday.rawValue,
                   input.employee.isEmployed(on: DayMath.date(d)) else { continue }
-            result.append((d, scheduled))
+            result.append(day: d, minutes: scheduled)
         }
         return result
         }

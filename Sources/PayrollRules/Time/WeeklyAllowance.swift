@@ -12,8 +12,8 @@
 /// to monthly contracts (the 209 h salary already contains it).
 enum WeeklyAllowance {
     struct Result {
-        /// 주휴일 day numbers of the paid weeks, ascending.
-        var paidDays: [Int64] = []
+        /// 주휴일 day numbers of the paid weeks, ascending (as `day`; `minutes` is 0).
+        var paidDays = DayList()
         /// Fifths of a minute paid per week: min(weekly 소정, cap) (the 주휴 minutes are that / 5).
         var fifthsPerWeek: Int64 = 0
         /// Weeks the law required but `never` left unpaid.
@@ -30,22 +30,24 @@ enum WeeklyAllowance {
         let weekly = input.contract.weeklyScheduledMinutes
         result.fifthsPerWeek = min(weekly, rules.weeklyAllowanceCapMinutes)
         guard result.fifthsPerWeek > 0 else { return result }
-        result.paidDays.reserveCapacity(6)  // a month holds at most 5 주휴일 (a longer period grows it)
         let holidayIndex = input.contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
         var shiftCursor = 0  // see `isEligible`: the weeks come in order, so one cursor serves them all
+        let required = requiredWeekdays(input)
         while holiday <= periodEndDay {
             defer { holiday += 7 }
             switch input.contract.weeklyAllowance {
             case .always:
-                if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(holiday) }
+                if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(day: holiday, minutes: 0) }
             case .statutory:
-                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
-                    result.paidDays.append(holiday)
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
+                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
+                    result.paidDays.append(day: holiday, minutes: 0)
                 }
             case .never:
-                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, shiftCursor: &shiftCursor) {
+                if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
+                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
                     result.omittedStatutoryWeeks += 1
                 }
             }
@@ -53,12 +55,26 @@ enum WeeklyAllowance {
         return result
     }
 
+    /// The weekdays 개근 is tested on (bit = `Weekday.rawValue`): the scheduled ones other than
+    /// the 주휴일.
+    /// (The input, not its contract, is passed: a contract passed on its own was copied, a retain
+    /// and release of its schedule array.)
+    @inline(__always)
+    static func requiredWeekdays(_ input: PayrollInput) -> UInt8 {
+        var mask: UInt8 = 0
+        for weekday in 0..<7 where weekday != input.contract.weeklyHoliday.rawValue && input.contract.scheduleMinutes[weekday] > 0 {
+            mask |= 1 << UInt8(weekday)
+        }
+        return mask
+    }
+
     /// The statutory test for the week holding the 주휴일 `holidayDay`. `shiftCursor` is an index
     /// of `input.shifts` (sorted by start) at or before the first shift starting in this week or
     /// later; it is moved to that shift, so a caller testing its weeks in ascending order passes
     /// the same cursor on (0 is always valid).
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                           holidayDay: Int64, shiftCursor: inout Int) -> Bool {
+                           holidayDay: Int64, weeklyScheduledMinutes weeklyScheduled: Int64, requiredWeekdays: UInt8,
+                           shiftCursor: inout Int) -> Bool {
         let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
@@ -67,17 +83,11 @@ enum WeeklyAllowance {
         }
         // §18③: the average weekly 소정 of the 4 weeks ending with this one, over the weeks of
         // them the employee was employed throughout ("4주 미만으로 근로하는 경우에는 그 기간").
-        // This week always counts (checked above); the contract's schedule is the same every week,
-        // so today the average equals weekly 소정, but it is computed as the rule states.
-        var employedWeeks: Int64 = 0, scheduled: Int64 = 0
-        let weeklyScheduled = input.contract.weeklyScheduledMinutes
-        var first = weekFirst
-        while first > weekFirst - 28 && input.employee.isEmployed(on: DayMath.date(first)) {
-            employedWeeks += 1
-            scheduled += weeklyScheduled
-            first -= 7
-        }
-        guard scheduled >= rules.weeklyAllowanceThresholdMinutes * employedWeeks else { return false }
+        // This week always counts (checked above), and the contract's schedule (`weeklyScheduled`,
+        // the contract's weekly 소정) is the same every week: over any k ≥ 1 such weeks the total
+        // is k × weeklyScheduled, so the average is weeklyScheduled itself, whichever of the 4
+        // weeks the employee was employed in. (Was: summed week by week, employment tested per week.)
+        guard weeklyScheduled >= rules.weeklyAllowanceThresholdMinutes else { return false }
         // 개근: every scheduled day other than the 주휴일 is attended or excused. The days are
         // walked in order, so the shifts (sorted by start) are too: a cursor (`started` indexes the
         // first shift whose start day, held in `startedDay` (`Int64.max` past the last shift), is
@@ -94,6 +104,17 @@ enum WeeklyAllowance {
                 startedDay = startDay(started)
             }
             shiftCursor = started
+            // The weekdays (bit = `Weekday.rawValue`) on which a shift of this week starts.
+            var attended: UInt8 = 0
+            while startedDay <= weekLast {
+                attended |= 1 << UInt8(truncatingIfNeeded: DayMath.weekdayIndex(startedDay))
+                started += 1
+                startedDay = startDay(started)
+            }
+            let missing = requiredWeekdays & ~attended
+            if missing == 0 { return true }
+            // The scheduled days without a shift, in date order: each must be a calendar date or
+            // have a `leave`/`sick_unpaid` absence.
             var weekday = DayMath.weekdayIndex(weekFirst)
             var d = weekFirst
             while d <= weekLast {
@@ -101,12 +122,8 @@ enum WeeklyAllowance {
                     d += 1
                     weekday = weekday == 6 ? 0 : weekday + 1
                 }
-                guard weekday != input.contract.weeklyHoliday.rawValue, input.contract.scheduleMinutes[weekday] > 0 else { continue }
-                while startedDay < d {
-                    started += 1
-                    startedDay = startDay(started)
-                }
-                if startedDay == d || calendar.isHoliday(Int32(d)) { continue }
+                guard missing & (1 << UInt8(truncatingIfNeeded: weekday)) != 0 else { continue }
+                if calendar.isHoliday(Int32(d)) { continue }
                 let date = DayMath.date(d)
                 if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
                 return false

@@ -108,6 +108,9 @@ struct WorkClassifier {
         var c = WorkClassifier(config)
         if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
         if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
+        // A shift adds at most two calendar dates (it is at most 24 h long once validated; a
+        // longer one only grows the array): one allocation instead of growing from empty.
+        if config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
@@ -220,14 +223,18 @@ struct WorkClassifier {
     /// counters advance by the same minutes and `record` sums the same amounts into the same
     /// entries, in the same order. False (nothing done) otherwise. `workedMinutes` is the shift
     /// less its breaks (`breakMinutes`), which lie inside it (checked by `ShiftBreaks`).
+    /// A day shift past a limit (on one non-휴일 date of the period, no night minute) is also
+    /// recorded at once, its minutes counted against the limits by `countWorked`.
     @inline(__always)
     mutating func addsAsRegular(_ shifts: [Shift], _ i: Int, shiftStart: Int64, shiftEnd: Int64, breakMinutes: Int64,
                                 workedMinutes: Int64) -> Bool {
         let rules = config.rules
-        guard workedMinutes > 0, dayKey >= config.periodStartDay, dayKey <= config.periodEndDay,
-              dayCount + workedMinutes <= rules.dailyLimitMinutes, weekCount + workedMinutes <= rules.weeklyLimitMinutes,
-              !config.partTimeExcessApplies || dayCount + workedMinutes <= dayScheduled,
-              !isHoliday(dayKey) else { return false }
+        guard workedMinutes > 0, dayKey >= config.periodStartDay, dayKey <= config.periodEndDay else { return false }
+        guard dayCount + workedMinutes <= rules.dailyLimitMinutes, weekCount + workedMinutes <= rules.weeklyLimitMinutes,
+              !config.partTimeExcessApplies || dayCount + workedMinutes <= dayScheduled else {
+            return addsCountedDayShift(shiftStart: shiftStart, shiftEnd: shiftEnd, workedMinutes: workedMinutes)
+        }
+        guard !isHoliday(dayKey) else { return false }
         let dayStart = dayKey * DayMath.minutesPerDay
         guard shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay else {
             // Some of it at night or on the next date: out of line (most shifts are day shifts).
@@ -239,6 +246,23 @@ struct WorkClassifier {
         weekCount += workedMinutes
         var add = DayMinutes(day: dayKey)
         add.regular = workedMinutes
+        record(add, calendarDay: dayKey, minutes: workedMinutes)
+        return true
+    }
+
+    /// `addsAsRegular` of a shift in the period past a limit (overtime, part-time excess): a day
+    /// shift inside [nightEnd, nightStart) of a date that is not a 휴일 is still one date with no
+    /// night minute, so its pieces all take the counted branch of `piece` and are recorded into
+    /// the same entries: all its minutes are counted at once (`countWorked`). False (nothing done)
+    /// for anything else, which goes piece by piece.
+    @inline(never)
+    private mutating func addsCountedDayShift(shiftStart: Int64, shiftEnd: Int64, workedMinutes: Int64) -> Bool {
+        let rules = config.rules
+        let dayStart = dayKey * DayMath.minutesPerDay
+        guard shiftStart - dayStart >= rules.nightEndMinuteOfDay, shiftEnd - dayStart <= rules.nightStartMinuteOfDay,
+              !isHoliday(dayKey) else { return false }
+        var add = DayMinutes(day: dayKey)
+        countWorked(workedMinutes, into: &add)
         record(add, calendarDay: dayKey, minutes: workedMinutes)
         return true
     }
@@ -352,35 +376,44 @@ struct WorkClassifier {
             add.holiday = firstTier
             add.holidayOver8 = n - firstTier
         } else {
-            let dailyLimit = config.rules.dailyLimitMinutes, weeklyLimit = config.rules.weeklyLimitMinutes
-            var left = n
-            while left > 0 {
-                if dayCount >= dailyLimit {
-                    add.overtime += left
-                    dayCount += left
-                    break
-                }
-                var k = min(left, dailyLimit - dayCount)
-                if weekCount >= weeklyLimit {
-                    add.overtime += k
-                } else {
-                    k = min(k, weeklyLimit - weekCount)
-                    if config.partTimeExcessApplies && dayCount >= dayScheduled {
-                        add.partTimeExcess += k
-                    } else {
-                        if config.partTimeExcessApplies { k = min(k, dayScheduled - dayCount) }
-                        add.regular += k
-                    }
-                }
-                assert(k > 0, "every step classifies at least one minute")
-                dayCount += k
-                weekCount += k
-                left -= k
-            }
+            countWorked(n, into: &add)
         }
         guard inPeriod else { return }
         if night { add.night = n }
         record(add, calendarDay: day, minutes: n)
+    }
+
+    /// Classifies `n` minutes of work on a date that is not a 휴일 against the counters of the
+    /// current shift-start day and week (as regular, overtime or part-time excess) and advances
+    /// them. Each minute's bucket depends only on the counters before it and every minute moves
+    /// them by one, so `n` minutes classify as the same minutes split into any pieces would.
+    @inline(__always)
+    private mutating func countWorked(_ n: Int64, into add: inout DayMinutes) {
+        let dailyLimit = config.rules.dailyLimitMinutes, weeklyLimit = config.rules.weeklyLimitMinutes
+        var left = n
+        while left > 0 {
+            if dayCount >= dailyLimit {
+                add.overtime += left
+                dayCount += left
+                break
+            }
+            var k = min(left, dailyLimit - dayCount)
+            if weekCount >= weeklyLimit {
+                add.overtime += k
+            } else {
+                k = min(k, weeklyLimit - weekCount)
+                if config.partTimeExcessApplies && dayCount >= dayScheduled {
+                    add.partTimeExcess += k
+                } else {
+                    if config.partTimeExcessApplies { k = min(k, dayScheduled - dayCount) }
+                    add.regular += k
+                }
+            }
+            assert(k > 0, "every step classifies at least one minute")
+            dayCount += k
+            weekCount += k
+            left -= k
+        }
     }
 
     @inline(__always)
