@@ -134,11 +134,12 @@ struct WorkerPoolTests {
             try WorkerFixture.count("SELECT count(*) FROM public.results", on: connection) == 2
         })
         let port = try #require(running.pool.metricsPort)
-        // The maintenance thread refreshes the depth gauge every 5 s.
+        // The maintenance thread refreshes the depth gauge every 5 s; a job's counters go up after
+        // its transaction commits (its results row can be seen a moment before).
         var (status, body) = try HTTP.get(port: port, path: "/metrics")
         _ = try WorkerFixture.wait(timeout: .seconds(8)) {
             (status, body) = try HTTP.get(port: port, path: "/metrics")
-            return body.contains(#"payrun_queue_depth{state="due"} 0"#)
+            return body.contains(#"payrun_queue_depth{state="due"} 0"#) && body.contains(#"payrun_jobs_completed_total{kind="test.echo"} 2"#)
         }
         #expect(status == 200)
         #expect(body.contains(#"payrun_jobs_claimed_total{kind="test.echo"} 2"#))
