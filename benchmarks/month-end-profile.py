@@ -15,6 +15,10 @@ seeded by an earlier `payrun bench --employees N --keep-cluster`):
 
     python3 benchmarks/month-end-profile.py .pg-bench/data .build/release/payrun --employees 100000
 
+With `--floor` (anywhere after the script's name) it samples the floor's timed COPYs instead (from
+the bench's "floor: timing" line to its "floor: N chunks in" line), to compare the server's work on
+the same data: what the month-end spends beyond the floor is what the ratio is made of.
+
 Needs `perf` (Debian: linux-perf) and permission to sample every process (root, or
 kernel.perf_event_paranoid ≤ -1). The stacks come from frame pointers: PostgreSQL's Debian build
 and Swift code keep them; frames without symbols are not classified by name.
@@ -118,20 +122,28 @@ def samples(perf_data):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    pgdata, payrun = sys.argv[1], sys.argv[2]
-    bench = [payrun, 'bench', '--keep-cluster'] + sys.argv[3:]
+    args = sys.argv[1:]
+    # --floor: sample the floor's timed COPYs (from its "floor: timing" line to the line that
+    # reports them) instead of the month-end, to compare the server's work on the same data.
+    floor = '--floor' in args
+    if floor:
+        args.remove('--floor')
+    pgdata, payrun = args[0], args[1]
+    bench = [payrun, 'bench', '--keep-cluster'] + args[2:]
+    start = re.compile(r'floor: timing') if floor else re.compile(r'month-end')
+    end = re.compile(r'floor: \d+ chunks in') if floor else re.compile(r'\bfloor\b|month-end done')
     perf_data = os.path.join(tempfile.mkdtemp(prefix='payrun-profile-'), 'perf.data')
     process = subprocess.Popen(bench, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)
     perf = None
     cluster_pids, stop = set(), threading.Event()
     for line in process.stderr:
         sys.stderr.write(line)
-        if perf is None and 'month-end' in line:
+        if perf is None and start.search(line):
             perf = subprocess.Popen(['perf', 'record', '-a', '-g', '-F', str(FREQUENCY), '-o', perf_data],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             watcher = threading.Thread(target=watch_cluster, args=(pgdata, cluster_pids, stop), daemon=True)
             watcher.start()
-        elif perf is not None and re.search(r'\bfloor\b|month-end done', line):
+        elif perf is not None and end.search(line):
             stop.set()
             perf.send_signal(signal.SIGINT)
             perf.wait()
@@ -157,7 +169,8 @@ def main():
         for name, count in counter.most_common():
             print(f'  {name:58s} {count / FREQUENCY:6.2f}  {100 * count / max(total, 1):5.1f} %')
 
-    print(f'month-end profile ({" ".join(sys.argv[3:])}), perf -g at {FREQUENCY} Hz; pgdata {pgdata}')
+    print(f'{"floor" if floor else "month-end"} profile ({" ".join(args[2:])}), perf -g at {FREQUENCY} Hz; pgdata {pgdata}; '
+          f'samples in {perf_data}')
     table('PostgreSQL server (all backends and helpers)', server)
     table('payrun (job threads and compute threads)', worker)
     print(f'\nother processes and idle: {others / FREQUENCY:.2f} CPU-s (high when the machine was not quiet)')

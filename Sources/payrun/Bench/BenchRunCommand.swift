@@ -93,7 +93,7 @@ struct BenchRunCommand: ParsableCommand {
                 BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
                 log("\(store.name): floor\(of)…")
                 floors.append(try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
-                                                       progress: progress))
+                                                       progress: progress, log: { log("\(store.name): \($0)") }))
             }
             var payrun = median(payruns, by: \.wallSeconds)
             payrun.peakRSSKiB = payruns.compactMap(\.peakRSSKiB).max()

@@ -46,7 +46,7 @@ struct FloorMeasurement {
     static let payslipColumns = PayslipWriter.payslipColumns
 
     static func run(url: String, threads: Int, periodStart: LocalDate, periodEnd: LocalDate, batchEmployees: Int = 100_000,
-                    progress: TerminalProgress) throws -> FloorMeasurement {
+                    progress: TerminalProgress, log: (String) -> Void = { _ in }) throws -> FloorMeasurement {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
         try connection.executeScript("""
@@ -91,7 +91,11 @@ struct FloorMeasurement {
                 index += 1
             }
             progress.update("floor: chunk \(index)/\(plan.count)")
+            // Lines of their own around the timed part, so that per-line CPU accounting
+            // (`benchmarks/phase-cpu.py`) can tell the floor's COPYs from its untimed read-back.
+            log("floor: timing \(batch.count) chunks…")
             let result = try team.runBatch(batch)
+            log(String(format: "floor: %d chunks in %.2f s; reading back the next payslips…", batch.count, result.seconds))
             wall += result.seconds
             shiftsOut += result.shifts
             payslipsIn += result.payslips
