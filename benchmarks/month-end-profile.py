@@ -95,6 +95,19 @@ def watch_cluster(pgdata, pids, stop):
         stop.wait(0.1)
 
 
+def end_bench_statements(pgdata):
+    """Ends the statements the interrupted bench left running on the cluster (a backend goes on
+    with its statement after its client is gone: e.g. the SQL baseline's INSERT … SELECT, which
+    would take the CPU of the next profile)."""
+    with open(os.path.join(pgdata, 'postmaster.pid')) as f:
+        lines = f.read().splitlines()
+    port, socket_dir = lines[3].strip(), lines[4].strip()
+    subprocess.run(['psql', '-XAtq', '-h', socket_dir, '-p', port, '-U', 'postgres', '-d', 'postgres', '-c',
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                    "AND pid <> pg_backend_pid() AND datname LIKE 'payrun_bench%'"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def samples(perf_data):
     """Yields (command, pid, [function names, leaf first]) per sample."""
     script = subprocess.Popen(['perf', 'script', '-i', perf_data, '-F', 'comm,pid,ip,sym'], stdout=subprocess.PIPE,
@@ -150,6 +163,7 @@ def main():
             os.killpg(process.pid, signal.SIGINT)
             break
     process.wait()
+    end_bench_statements(pgdata)
     if perf is None or not os.path.exists(perf_data):
         sys.exit('the bench ended before its month-end step; nothing sampled')
 
