@@ -236,8 +236,12 @@ extension ChunkLoader {
         }
         var shifts: [Shift] = []
         shifts.reserveCapacity(shiftRows.count)
-        for (k, s) in shiftRows.enumerated() {
-            shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
+        // Through the slice's buffer: no bounds check per row read.
+        try shiftRows.withUnsafeBufferPointer { (rows) throws(PayrollError) in
+            for k in rows.indices {
+                shifts.append(try makeShift(rows[k], index: k, breakWindows: breakWindows,
+                                            defaultBreakMinutes: contract.defaultBreakMinutes))
+            }
         }
         var absences: [Absence] = []
         if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }

@@ -53,11 +53,26 @@ public enum InputDigest {
     /// and absence the most each can take.
     static func byteCountBound(_ input: borrowing PayrollInput) -> Int {
         var breaks = 0
-        for s in input.shifts { breaks &+= s.breaks.count }
-        let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries.count
+        input.shifts.withUnsafeBufferPointer { shifts in
+            for k in shifts.indices { breaks &+= shifts[k].breaks.count }
+        }
+        let holidays = withHolidayEntries(of: input) { $0.count }
         return 33 + 59 + 87 + 16 + TextBytes.contract + input.employee.id.utf8.count + 8 * input.contract.scheduleMinutes.count
             + holidays * (16 + TextBytes.holidayKind) + input.shifts.count * 33 + breaks * 16
             + input.absences.count * (16 + TextBytes.absenceKind)
+    }
+
+    /// Runs `body` on the workplace calendar's entries (the built-in KR calendar when it has
+    /// none), read in place: `(input.workplace.holidays ?? HolidayCalendar.korea).entries` copied
+    /// the calendar (a retain and a release of each of its two arrays, twice per employee).
+    @inline(__always)
+    static func withHolidayEntries<R>(of input: borrowing PayrollInput,
+                                      _ body: (UnsafeBufferPointer<HolidayCalendar.Entry>) -> R) -> R {
+        // One optional level more than `R` (generic: never flattened), so a nil `R` is returned as it is.
+        if let result = input.workplace.holidays?.entries.withUnsafeBufferPointer(body) {
+            return result
+        }
+        return HolidayCalendar.korea.entries.withUnsafeBufferPointer(body)
     }
 
     /// The longest UTF-8 of the enums' raw values (with their length prefixes for the contract's six texts).
@@ -82,11 +97,15 @@ public enum InputDigest {
         e.bool(input.workplace.fiveOrMore)
         let window = (input.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax),
                       input.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax))
-        let entries = (input.workplace.holidays ?? HolidayCalendar.korea).entries
-        var inWindow = 0
-        for h in entries where h.date >= window.0 && h.date <= window.1 { inWindow += 1 }
-        e.int(Int64(inWindow))
-        for h in entries where h.date >= window.0 && h.date <= window.1 { e.int(Int64(h.date.daysSinceEpoch)); e.keyword(Names.of(h.kind)) }
+        withHolidayEntries(of: input) { entries in
+            var inWindow = 0
+            for k in entries.indices where entries[k].date >= window.0 && entries[k].date <= window.1 { inWindow += 1 }
+            e.int(Int64(inWindow))
+            for k in entries.indices where entries[k].date >= window.0 && entries[k].date <= window.1 {
+                e.int(Int64(entries[k].date.daysSinceEpoch))
+                e.keyword(Names.of(entries[k].kind))
+            }
+        }
         // Fields read in place (`let c = input.contract` copied the contract: a retain and a release).
         e.string(input.employee.id)
         e.optionalDate(input.employee.birthDate)

@@ -176,12 +176,6 @@ enum PayslipLineJSON {
 
     // MARK: Lengths
 
-    /// Decimal digits of `v`, with the sign.
-    @inline(__always)
-    static func digits(_ v: Int64) -> Int {
-        digitCount(v.magnitude) + (v < 0 ? 1 : 0)
-    }
-
     /// Decimal digits of `m`: by comparisons below 10⁸ (every minute count and nearly every amount
     /// of a payslip), else four at a time, then the last one to three.
     @inline(__always)
@@ -214,15 +208,65 @@ enum PayslipLineJSON {
     /// "00", "01", … "99" back to back.
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// The decimal digits of `v`, two per division, written backwards into their final place.
+    /// The decimal digits of `v`. Below 10⁸ (every minute count and nearly every amount of a
+    /// payslip) written front to back in 32-bit arithmetic, no digit count needed: the number
+    /// split at 10⁴, each half's pairs copied as one 16-bit store from `digitPairs`. Larger
+    /// values (`putLargeInteger`) are written backwards into their final place.
     @inline(__always)
     private static func putInteger(_ v: Int64, _ position: inout UnsafeMutablePointer<UInt8>) {
         // A local copy of the position (see `putEscaped`), stored back on return.
         var p = position
         defer { position = p }
-        let n = digits(v)
-        var m = v.magnitude
-        if v < 0 { p[0] = UInt8(ascii: "-") }
+        if v < 0 {
+            p[0] = UInt8(ascii: "-")
+            p += 1
+        }
+        let m = v.magnitude
+        guard m < 100_000_000 else {
+            putLargeInteger(m, &p)
+            return
+        }
+        let x = UInt32(truncatingIfNeeded: m)
+        if x < 10_000 {
+            putUpTo4Digits(x, &p)
+        } else {
+            putUpTo4Digits(x / 10_000, &p)
+            let low = x % 10_000
+            putPair(low / 100, &p)
+            putPair(low % 100, &p)
+        }
+    }
+
+    /// `x` (below 10⁴) without leading zeros.
+    @inline(__always)
+    private static func putUpTo4Digits(_ x: UInt32, _ p: inout UnsafeMutablePointer<UInt8>) {
+        if x >= 100 {
+            let high = x / 100
+            if high >= 10 { putPair(high, &p) } else { p[0] = UInt8(truncatingIfNeeded: high) &+ UInt8(ascii: "0"); p += 1 }
+            putPair(x % 100, &p)
+        } else if x >= 10 {
+            putPair(x, &p)
+        } else {
+            p[0] = UInt8(truncatingIfNeeded: x) &+ UInt8(ascii: "0")
+            p += 1
+        }
+    }
+
+    /// The two digits of `pair` (below 100), leading zero included, as one 16-bit copy.
+    @inline(__always)
+    private static func putPair(_ pair: UInt32, _ p: inout UnsafeMutablePointer<UInt8>) {
+        let digits = UnsafeRawPointer(digitPairs.utf8Start).loadUnaligned(fromByteOffset: Int(pair &* 2), as: UInt16.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: digits, as: UInt16.self)
+        p += 2
+    }
+
+    /// The decimal digits of `m` (10⁸ or more), two per division, written backwards into their final place.
+    @inline(never)
+    private static func putLargeInteger(_ m: UInt64, _ position: inout UnsafeMutablePointer<UInt8>) {
+        var p = position
+        defer { position = p }
+        let n = digitCount(m)
+        var m = m
         let pairs = digitPairs.utf8Start
         var i = n
         // Four digits per division while at least five are left (the two pairs of the remainder
@@ -253,7 +297,7 @@ enum PayslipLineJSON {
             i -= 1
             p[i] = UInt8(truncatingIfNeeded: m) &+ UInt8(ascii: "0")
         }
-        assert(i == (v < 0 ? 1 : 0), "digit count")
+        assert(i == 0, "digit count")
         p += n
     }
 
