@@ -22,7 +22,10 @@ public enum InputDigest {
         let capacity = byteCountBound(input)
         let buffer = scratch.buffer(atLeast: capacity)
         var writer = Writer(base: buffer)
-        encode(input, into: &writer)
+        // `encode(input, into: &writer)`, with the calendar's part copied from the scratch's.
+        encodePeriod(input, into: &writer)
+        scratch.writeHolidays(of: input, into: &writer)
+        encodeRest(input, into: &writer)
         precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
         return SHA256.digest(UnsafeRawBufferPointer(start: buffer, count: writer.offset))
     }
@@ -42,6 +45,35 @@ public enum InputDigest {
             let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
             base = grown
             return grown
+        }
+
+        /// The calendar part of the encoding (`encodeHolidays`) of the last calendar and period
+        /// seen, with that calendar's entries, kept referenced: every employee of a run shares
+        /// its workplace's calendar (one array), so the part is made once per run, not per
+        /// employee. A kept array's buffer is never another array's, nor changed in place (it is
+        /// shared), so the same buffer address means the same entries.
+        private var holidaySource: [HolidayCalendar.Entry]?
+        private var holidayPeriod: (start: LocalDate, end: LocalDate)?
+        private var holidayBytes: [UInt8] = []
+
+        /// Writes `encodeHolidays(input)`'s bytes, made again only when the calendar or the period changed.
+        mutating func writeHolidays(of input: borrowing PayrollInput, into writer: inout Writer) {
+            let cached = holidaySource?.withUnsafeBufferPointer { kept in
+                InputDigest.withHolidayEntries(of: input) { $0.baseAddress == kept.baseAddress && $0.count == kept.count }
+            } ?? false
+            if !cached || holidayPeriod?.start != input.periodStart || holidayPeriod?.end != input.periodEnd {
+                holidaySource = input.workplace.holidays?.entries ?? HolidayCalendar.korea.entries
+                holidayPeriod = (input.periodStart, input.periodEnd)
+                var counter = Counter()
+                InputDigest.encodeHolidays(input, into: &counter)
+                holidayBytes = [UInt8](unsafeUninitializedCapacity: counter.count) { bytes, count in
+                    guard let start = bytes.baseAddress else { return }
+                    var made = Writer(base: UnsafeMutableRawPointer(start))
+                    InputDigest.encodeHolidays(input, into: &made)
+                    count = made.offset
+                }
+            }
+            holidayBytes.withUnsafeBytes { writer.bytes($0) }
         }
 
         deinit { base?.deallocate() }
@@ -86,6 +118,13 @@ public enum InputDigest {
     }
 
     static func encode<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        encodePeriod(input, into: &encoding)
+        encodeHolidays(input, into: &encoding)
+        encodeRest(input, into: &encoding)
+    }
+
+    /// The encoding's first part: the period, the pay date and the workplace's size.
+    static func encodePeriod<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
         // Written through a local copy, stored back at the end: the writer's offset then stays in a
         // register (through `inout`, each store into the buffer could alias the writer itself, so
         // its offset was reloaded and stored around every field).
@@ -95,6 +134,12 @@ public enum InputDigest {
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))
         e.bool(input.workplace.fiveOrMore)
+    }
+
+    /// The calendar's part: the holidays within the days around the period (`Scratch` keeps it).
+    static func encodeHolidays<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        var e = encoding
+        defer { encoding = e }
         let window = (input.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax),
                       input.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax))
         withHolidayEntries(of: input) { entries in
@@ -106,6 +151,12 @@ public enum InputDigest {
                 e.keyword(Names.of(entries[k].kind))
             }
         }
+    }
+
+    /// The rest: the employee, the contract, the shifts and the absences.
+    static func encodeRest<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        var e = encoding
+        defer { encoding = e }
         // Fields read in place (`let c = input.contract` copied the contract: a retain and a release).
         e.string(input.employee.id)
         e.optionalDate(input.employee.birthDate)
@@ -237,6 +288,11 @@ public enum InputDigest {
         mutating func bytes(_ s: StaticString) {
             (base + offset).copyMemory(from: s.utf8Start, byteCount: s.utf8CodeUnitCount)
             offset += s.utf8CodeUnitCount
+        }
+        /// Bytes of an encoding made before (`Scratch`'s calendar part).
+        mutating func bytes(_ made: UnsafeRawBufferPointer) {
+            if let source = made.baseAddress { (base + offset).copyMemory(from: source, byteCount: made.count) }
+            offset += made.count
         }
     }
 }
