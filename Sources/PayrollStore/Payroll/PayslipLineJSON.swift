@@ -100,7 +100,7 @@ enum PayslipLineJSON {
         for k in lines.indices {
             if k > 0 { put(",", &p) }
             put("{\"code\":\"", &p)
-            put(name(lines[k].code), &p)
+            putShort(name(lines[k].code), &p)
             if let minutes = lines[k].minutes { put("\",\"minutes\":", &p); putInteger(minutes, &p) } else { put("\"", &p) }
             if let rate = lines[k].rate { put(",\"rate\":", &p); putRational(rate, &p) }
             if let multiplier = lines[k].multiplier {
@@ -129,7 +129,7 @@ enum PayslipLineJSON {
         for k in lines.indices {
             if k > 0 { put(",", &p) }
             put("{\"code\":\"", &p)
-            put(name(lines[k].code), &p)
+            putShort(name(lines[k].code), &p)
             if let lineBase = lines[k].base { put("\",\"base\":", &p); putInteger(lineBase, &p) } else { put("\"", &p) }
             put(",\"amount\":", &p)
             putInteger(lines[k].amount, &p)
@@ -203,6 +203,28 @@ enum PayslipLineJSON {
     private static func put(_ s: StaticString, _ p: inout UnsafeMutablePointer<UInt8>) {
         p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
         p += s.utf8CodeUnitCount
+    }
+
+    /// `put(s)` for a string of a length not known when compiled (a code's name, at most 32
+    /// bytes): two overlapping loads and stores of the widest size that fits, as `memcpy` does for
+    /// short lengths, without its call.
+    @inline(__always)
+    private static func putShort(_ s: StaticString, _ p: inout UnsafeMutablePointer<UInt8>) {
+        let n = s.utf8CodeUnitCount
+        let source = UnsafeRawPointer(s.utf8Start), target = UnsafeMutableRawPointer(p)
+        if n >= 16 && n <= 32 {
+            let head = source.loadUnaligned(as: SIMD16<UInt8>.self), tail = source.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: head, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: tail, toByteOffset: n - 16, as: SIMD16<UInt8>.self)
+        } else if n >= 8 && n < 16 {
+            let head = source.loadUnaligned(as: UInt64.self), tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        } else {
+            put(s, &p)
+            return
+        }
+        p += n
     }
 
     /// "00", "01", … "99" back to back.
@@ -362,6 +384,17 @@ enum PayslipLineJSON {
                 p += n - i
                 return
             }
+        }
+        if n < 8 {
+            // A short text (a multiplier such as `1.5`): byte by byte here while clean, not in a call.
+            while i < n {
+                let c = source[i]
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                p[0] = c
+                p += 1
+                i += 1
+            }
+            if i == n { return }
         }
         putEscapedBytes(utf8, from: i, &p)
     }
