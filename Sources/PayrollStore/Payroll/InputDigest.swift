@@ -268,11 +268,13 @@ public enum InputDigest {
         mutating func bytes(_ s: StaticString) { count += s.utf8CodeUnitCount }
     }
 
+    /// Writes at `base`, which holds at least `byteCountBound` bytes (so the offset, bounded by
+    /// it, is advanced without an overflow check: five checks fewer per shift).
     struct Writer: Encoding {
         let base: UnsafeMutableRawPointer
         var offset = 0
-        mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset += 1 }
-        mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset += 8 }
+        mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset &+= 1 }
+        mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset &+= 8 }
         mutating func bytes(_ s: String.UTF8View) {
             // One copy of the contiguous UTF-8 (native and small strings); byte by byte otherwise.
             let copied: Int? = s.withContiguousStorageIfAvailable { utf8 in
