@@ -76,6 +76,29 @@ struct InputDigestTests {
         }
     }
 
+    @Test("a reused scratch's calendar part follows every change of calendar and period")
+    func scratch_followsCalendarAndPeriod() {
+        let hourly = PayrollDataFixture.expectedInput(PayrollDataFixture.hourly)
+        var builtIn = hourly
+        builtIn.workplace.holidays = nil
+        var own = hourly
+        own.workplace.holidays = HolidayCalendar([HolidayCalendar.Entry(date: hourly.periodStart.adding(days: 3), kind: .company, name: "창립기념일")])
+        var sameEntriesOtherCalendar = hourly
+        sameEntriesOtherCalendar.workplace.holidays = HolidayCalendar(hourly.workplace.holidays?.entries ?? [])
+        var later = hourly
+        later.periodStart = hourly.periodStart.adding(days: 31)
+        later.periodEnd = hourly.periodEnd.adding(days: 31)
+        later.shifts = []
+        var scratch = InputDigest.Scratch()
+        var digests: [[UInt8]] = []
+        for input in [hourly, builtIn, builtIn, own, hourly, sameEntriesOtherCalendar, later, hourly, later] {
+            let reused = InputDigest.digest(input, using: &scratch)
+            #expect(reused == InputDigest.digest(input))
+            digests.append(reused)
+        }
+        #expect(Set(digests).count >= 3)
+    }
+
     private func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

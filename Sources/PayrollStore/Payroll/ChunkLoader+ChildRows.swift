@@ -62,6 +62,23 @@ extension ChunkLoader {
         }
     }
 
+    /// A shift row not in `ShiftFields`' layout, read field by field (the same errors as ever).
+    /// Out of line: with its error paths inlined, the COPY's row closure kept a large frame and
+    /// spilled its registers on the common path too.
+    @inline(never)
+    static func appendShiftReadByField(_ row: inout BinaryCopyRow, index: inout EmployeeIndex,
+                                       shifts: inout GroupedRows<ShiftRow>.Builder,
+                                       breakWindows: inout [BreakRanges.Window?]) throws {
+        guard let i = index.index(of: try row.int64()) else { return }
+        let shift = ShiftRow(startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
+                             breakMinutes: try row.optionalInt32(),
+                             breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> Range<Int32>? in
+                                 guard let bytes else { return nil }
+                                 return BreakRanges.decode(multirange: bytes, appendingTo: &breakWindows)
+                             })
+        shifts.append(shift, group: i)
+    }
+
     /// Reads the contracts overlapping the period and the shifts and absences in the window of
     /// `employees` (sorted by id) by binary COPY: shared by
     /// `load` (one run) and `loadParts` (parts of several runs of one period).
@@ -114,14 +131,7 @@ extension ChunkLoader {
                                   group: i)
                     return
                 }
-                guard let i = index.index(of: try row.int64()) else { return }
-                let shift = ShiftRow(startsAt: try row.timestamptz(), endsAt: try row.timestamptz(),
-                                     breakMinutes: try row.optionalInt32(),
-                                     breaks: try row.withTextBytes { (bytes) throws(PostgresError) -> Range<Int32>? in
-                                         guard let bytes else { return nil }
-                                         return BreakRanges.decode(multirange: bytes, appendingTo: &breakWindows)
-                                     })
-                shifts.append(shift, group: i)
+                try appendShiftReadByField(&row, index: &index, shifts: &shifts, breakWindows: &breakWindows)
             }
         }
 
@@ -149,7 +159,11 @@ extension ChunkLoader {
                                 shifts: shifts.build(groupCount: employees.count), breakWindows: breakWindows,
                                 absences: absences.build(groupCount: employees.count), shiftsLoaded: shiftsLoaded)
         grouped.contracts.sortEachGroup { $0.effectiveFrom < $1.effectiveFrom }
-        grouped.shifts.sortEachGroup { ($0.startsAt, $0.endsAt, $0.breakMinutes ?? -1) < ($1.startsAt, $1.endsAt, $1.breakMinutes ?? -1) }
+        grouped.shifts.sortEachGroup { a, b in
+            // `(startsAt, endsAt, breakMinutes ?? -1)` in lexicographic order; the start (unique per
+            // employee) alone decides nearly always, so the rest is only looked at on a tie.
+            a.startsAt != b.startsAt ? a.startsAt < b.startsAt : (a.endsAt, a.breakMinutes ?? -1) < (b.endsAt, b.breakMinutes ?? -1)
+        }
         grouped.absences.sortEachGroup { ($0.date, $0.id) < ($1.date, $1.id) }
         return grouped
     }

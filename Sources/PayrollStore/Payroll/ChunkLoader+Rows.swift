@@ -236,8 +236,12 @@ extension ChunkLoader {
         }
         var shifts: [Shift] = []
         shifts.reserveCapacity(shiftRows.count)
-        for (k, s) in shiftRows.enumerated() {
-            shifts.append(try makeShift(s, index: k, breakWindows: breakWindows, defaultBreakMinutes: contract.defaultBreakMinutes))
+        // Through the slice's buffer: no bounds check per row read.
+        try shiftRows.withUnsafeBufferPointer { (rows) throws(PayrollError) in
+            for k in rows.indices {
+                shifts.append(try makeShift(rows[k], index: k, breakWindows: breakWindows,
+                                            defaultBreakMinutes: contract.defaultBreakMinutes))
+            }
         }
         var absences: [Absence] = []
         if !absenceRows.isEmpty { absences.reserveCapacity(absenceRows.count) }
@@ -282,8 +286,37 @@ extension ChunkLoader {
         }
     }
 
+    /// The contract of `row` (read in place), or the error naming its first unknown keyword.
+    /// Every keyword known (the common case) is read directly; otherwise `namingUnknownKeyword`
+    /// looks at each in turn (its generic helper, called once per keyword with the field's name,
+    /// cost ~60 instructions each).
     static func makeContract(_ row: UnsafePointer<ContractRow>, workplaceWeekStart: Weekday,
                              schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
+        let weekStart: Weekday?
+        switch row.pointee.weekStart {
+        case nil: weekStart = workplaceWeekStart
+        case .known(let day)?: weekStart = day
+        case .unknown?: weekStart = nil
+        }
+        if let weekStart, case .known(let wageType) = row.pointee.wageType, case .known(let weeklyHoliday) = row.pointee.weeklyHoliday,
+           case .known(let weeklyAllowance) = row.pointee.weeklyAllowance, case .known(let nightAllowance) = row.pointee.nightAllowance,
+           case .known(let overtimeAllowance) = row.pointee.overtimeAllowance,
+           case .known(let holidayAllowance) = row.pointee.holidayAllowance, case .known(let tax) = row.pointee.tax {
+            return Contract(
+                wageType: wageType, wageWon: row.pointee.wageWon, scheduleMinutes: schedules.array(row.pointee.schedule),
+                weekStart: weekStart, weeklyHoliday: weeklyHoliday, defaultBreakMinutes: row.pointee.defaultBreakMinutes,
+                weeklyAllowance: weeklyAllowance, nightAllowance: nightAllowance, overtimeAllowance: overtimeAllowance,
+                holidayAllowance: holidayAllowance, insurance: row.pointee.insurance, insuranceBase: row.pointee.insuranceBase,
+                tax: tax, nonTaxable: row.pointee.nonTaxable)
+        }
+        return try namingUnknownKeyword(row, workplaceWeekStart: workplaceWeekStart, schedules: &schedules)
+    }
+
+    /// `makeContract` field by field, in the order the errors are checked: the first unknown
+    /// keyword's error (the same as ever).
+    @inline(never)
+    static func namingUnknownKeyword(_ row: UnsafePointer<ContractRow>, workplaceWeekStart: Weekday,
+                                     schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
         func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
             switch keyword {
             case .known(let value): return value

@@ -22,8 +22,10 @@ enum DateConversion {
     /// whole minute.
     static func koreaMinute(microsecondsSince2000: Int64) -> KoreaMinute? {
         let unixMicroseconds = microsecondsSince2000 + microsecondsFrom1970To2000
-        guard unixMicroseconds % 60_000_000 == 0 else { return nil }
-        return KoreaMinute(utcMinutes: unixMicroseconds / 60_000_000)
+        // One division for the quotient and the remainder.
+        let (minutes, rest) = unixMicroseconds.quotientAndRemainder(dividingBy: 60_000_000)
+        guard rest == 0 else { return nil }
+        return KoreaMinute(utcMinutes: minutes)
     }
 
     /// SQL literal for the instant `date` 00:00 Korea time, built only from the date's integers

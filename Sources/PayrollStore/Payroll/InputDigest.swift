@@ -22,7 +22,10 @@ public enum InputDigest {
         let capacity = byteCountBound(input)
         let buffer = scratch.buffer(atLeast: capacity)
         var writer = Writer(base: buffer)
-        encode(input, into: &writer)
+        // `encode(input, into: &writer)`, with the calendar's part copied from the scratch's.
+        encodePeriod(input, into: &writer)
+        scratch.writeHolidays(of: input, into: &writer)
+        encodeRest(input, into: &writer)
         precondition(writer.offset <= capacity, "InputDigest's bound holds its encoding")
         return SHA256.digest(UnsafeRawBufferPointer(start: buffer, count: writer.offset))
     }
@@ -44,6 +47,35 @@ public enum InputDigest {
             return grown
         }
 
+        /// The calendar part of the encoding (`encodeHolidays`) of the last calendar and period
+        /// seen, with that calendar's entries, kept referenced: every employee of a run shares
+        /// its workplace's calendar (one array), so the part is made once per run, not per
+        /// employee. A kept array's buffer is never another array's, nor changed in place (it is
+        /// shared), so the same buffer address means the same entries.
+        private var holidaySource: [HolidayCalendar.Entry]?
+        private var holidayPeriod: (start: LocalDate, end: LocalDate)?
+        private var holidayBytes: [UInt8] = []
+
+        /// Writes `encodeHolidays(input)`'s bytes, made again only when the calendar or the period changed.
+        mutating func writeHolidays(of input: borrowing PayrollInput, into writer: inout Writer) {
+            let cached = holidaySource?.withUnsafeBufferPointer { kept in
+                InputDigest.withHolidayEntries(of: input) { $0.baseAddress == kept.baseAddress && $0.count == kept.count }
+            } ?? false
+            if !cached || holidayPeriod?.start != input.periodStart || holidayPeriod?.end != input.periodEnd {
+                holidaySource = input.workplace.holidays?.entries ?? HolidayCalendar.korea.entries
+                holidayPeriod = (input.periodStart, input.periodEnd)
+                var counter = Counter()
+                InputDigest.encodeHolidays(input, into: &counter)
+                holidayBytes = [UInt8](unsafeUninitializedCapacity: counter.count) { bytes, count in
+                    guard let start = bytes.baseAddress else { return }
+                    var made = Writer(base: UnsafeMutableRawPointer(start))
+                    InputDigest.encodeHolidays(input, into: &made)
+                    count = made.offset
+                }
+            }
+            holidayBytes.withUnsafeBytes { writer.bytes($0) }
+        }
+
         deinit { base?.deallocate() }
     }
 
@@ -53,11 +85,26 @@ public enum InputDigest {
     /// and absence the most each can take.
     static func byteCountBound(_ input: borrowing PayrollInput) -> Int {
         var breaks = 0
-        for s in input.shifts { breaks &+= s.breaks.count }
-        let holidays = (input.workplace.holidays ?? HolidayCalendar.korea).entries.count
+        input.shifts.withUnsafeBufferPointer { shifts in
+            for k in shifts.indices { breaks &+= shifts[k].breaks.count }
+        }
+        let holidays = withHolidayEntries(of: input) { $0.count }
         return 33 + 59 + 87 + 16 + TextBytes.contract + input.employee.id.utf8.count + 8 * input.contract.scheduleMinutes.count
             + holidays * (16 + TextBytes.holidayKind) + input.shifts.count * 33 + breaks * 16
             + input.absences.count * (16 + TextBytes.absenceKind)
+    }
+
+    /// Runs `body` on the workplace calendar's entries (the built-in KR calendar when it has
+    /// none), read in place: `(input.workplace.holidays ?? HolidayCalendar.korea).entries` copied
+    /// the calendar (a retain and a release of each of its two arrays, twice per employee).
+    @inline(__always)
+    static func withHolidayEntries<R>(of input: borrowing PayrollInput,
+                                      _ body: (UnsafeBufferPointer<HolidayCalendar.Entry>) -> R) -> R {
+        // One optional level more than `R` (generic: never flattened), so a nil `R` is returned as it is.
+        if let result = input.workplace.holidays?.entries.withUnsafeBufferPointer(body) {
+            return result
+        }
+        return HolidayCalendar.korea.entries.withUnsafeBufferPointer(body)
     }
 
     /// The longest UTF-8 of the enums' raw values (with their length prefixes for the contract's six texts).
@@ -71,6 +118,13 @@ public enum InputDigest {
     }
 
     static func encode<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        encodePeriod(input, into: &encoding)
+        encodeHolidays(input, into: &encoding)
+        encodeRest(input, into: &encoding)
+    }
+
+    /// The encoding's first part: the period, the pay date and the workplace's size.
+    static func encodePeriod<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
         // Written through a local copy, stored back at the end: the writer's offset then stays in a
         // register (through `inout`, each store into the buffer could alias the writer itself, so
         // its offset was reloaded and stored around every field).
@@ -80,13 +134,29 @@ public enum InputDigest {
         e.int(Int64(input.periodEnd.daysSinceEpoch))
         e.int(Int64(input.payDate.daysSinceEpoch))
         e.bool(input.workplace.fiveOrMore)
+    }
+
+    /// The calendar's part: the holidays within the days around the period (`Scratch` keeps it).
+    static func encodeHolidays<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        var e = encoding
+        defer { encoding = e }
         let window = (input.periodStart.adding(days: -CalcLimits.daysAroundPeriodMax),
                       input.periodEnd.adding(days: CalcLimits.daysAroundPeriodMax))
-        let entries = (input.workplace.holidays ?? HolidayCalendar.korea).entries
-        var inWindow = 0
-        for h in entries where h.date >= window.0 && h.date <= window.1 { inWindow += 1 }
-        e.int(Int64(inWindow))
-        for h in entries where h.date >= window.0 && h.date <= window.1 { e.int(Int64(h.date.daysSinceEpoch)); e.keyword(Names.of(h.kind)) }
+        withHolidayEntries(of: input) { entries in
+            var inWindow = 0
+            for k in entries.indices where entries[k].date >= window.0 && entries[k].date <= window.1 { inWindow += 1 }
+            e.int(Int64(inWindow))
+            for k in entries.indices where entries[k].date >= window.0 && entries[k].date <= window.1 {
+                e.int(Int64(entries[k].date.daysSinceEpoch))
+                e.keyword(Names.of(entries[k].kind))
+            }
+        }
+    }
+
+    /// The rest: the employee, the contract, the shifts and the absences.
+    static func encodeRest<E: Encoding>(_ input: borrowing PayrollInput, into encoding: inout E) {
+        var e = encoding
+        defer { encoding = e }
         // Fields read in place (`let c = input.contract` copied the contract: a retain and a release).
         e.string(input.employee.id)
         e.optionalDate(input.employee.birthDate)
@@ -198,11 +268,13 @@ public enum InputDigest {
         mutating func bytes(_ s: StaticString) { count += s.utf8CodeUnitCount }
     }
 
+    /// Writes at `base`, which holds at least `byteCountBound` bytes (so the offset, bounded by
+    /// it, is advanced without an overflow check: five checks fewer per shift).
     struct Writer: Encoding {
         let base: UnsafeMutableRawPointer
         var offset = 0
-        mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset += 1 }
-        mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset += 8 }
+        mutating func raw(_ v: UInt8) { base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self); offset &+= 1 }
+        mutating func int(_ v: Int64) { base.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int64.self); offset &+= 8 }
         mutating func bytes(_ s: String.UTF8View) {
             // One copy of the contiguous UTF-8 (native and small strings); byte by byte otherwise.
             let copied: Int? = s.withContiguousStorageIfAvailable { utf8 in
@@ -218,6 +290,11 @@ public enum InputDigest {
         mutating func bytes(_ s: StaticString) {
             (base + offset).copyMemory(from: s.utf8Start, byteCount: s.utf8CodeUnitCount)
             offset += s.utf8CodeUnitCount
+        }
+        /// Bytes of an encoding made before (`Scratch`'s calendar part).
+        mutating func bytes(_ made: UnsafeRawBufferPointer) {
+            if let source = made.baseAddress { (base + offset).copyMemory(from: source, byteCount: made.count) }
+            offset += made.count
         }
     }
 }

@@ -23,13 +23,18 @@ public struct BinaryCopyRow {
     }
 
     /// Reads the next field's length (-1 for NULL) and moves past it.
+    ///
+    /// The offset arithmetic here and in the readers is unchecked (`&+`): `0 ≤ offset ≤ byteCount`
+    /// holds throughout, `byteCount` is a message's length (below 2³¹), and a field's length is
+    /// added only once it is known to be non-negative and within the row (an overflow check per
+    /// addition cost five instructions per field).
     @inlinable @inline(__always)
     mutating func nextLength() throws(PostgresError) -> Int {
-        guard offset + 4 <= byteCount else { throw Self.rowEnded(field: fieldIndex, of: fieldCount) }
+        guard offset &+ 4 <= byteCount else { throw Self.rowEnded(field: fieldIndex, of: fieldCount) }
         let length = Int(Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
-        offset += 4
-        guard length <= byteCount - offset else { throw Self.fieldExceedsRow(field: fieldIndex, length: length) }
-        nextFieldIndex += 1
+        offset &+= 4
+        guard length <= byteCount &- offset else { throw Self.fieldExceedsRow(field: fieldIndex, length: length) }
+        nextFieldIndex &+= 1
         return length
     }
 
@@ -40,7 +45,7 @@ public struct BinaryCopyRow {
             throw Self.lengthMismatch(length, expected: MemoryLayout<T>.size, field: fieldIndex - 1)
         }
         let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset += length
+        offset &+= length
         return value
     }
 
@@ -71,7 +76,7 @@ public struct BinaryCopyRow {
     /// True if the next field is NULL (does not consume it; call `skip()` or an optional reader).
     @inlinable
     public var isNull: Bool {
-        guard offset + 4 <= byteCount else { return false }
+        guard offset &+ 4 <= byteCount else { return false }
         return Int32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)) == -1
     }
 
@@ -88,7 +93,7 @@ public struct BinaryCopyRow {
     @inlinable
     public mutating func skip() throws(PostgresError) {
         let length = try nextLength()
-        if length > 0 { offset += length }
+        if length > 0 { offset &+= length }
     }
 
     /// `smallint`.
@@ -110,7 +115,7 @@ public struct BinaryCopyRow {
         let length = try nextLength()
         guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let text = String(decoding: UnsafeRawBufferPointer(start: base + offset, count: length), as: UTF8.self)
-        offset += length
+        offset &+= length
         return text
     }
 
@@ -120,7 +125,7 @@ public struct BinaryCopyRow {
         let length = try nextLength()
         guard length >= 0 else { return try body(nil) }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
-        offset += length
+        offset &+= length
         return try body(bytes)
     }
 
@@ -131,7 +136,7 @@ public struct BinaryCopyRow {
         let length = try nextLength()
         guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = UnsafeRawBufferPointer(start: base + offset, count: length)
-        offset += length
+        offset &+= length
         return try body(bytes)
     }
 
@@ -141,7 +146,7 @@ public struct BinaryCopyRow {
         let length = try nextLength()
         guard length >= 0 else { throw Self.unexpectedNull(field: fieldIndex - 1) }
         let bytes = Array(UnsafeRawBufferPointer(start: base + offset, count: length))
-        offset += length
+        offset &+= length
         return bytes
     }
 
@@ -166,7 +171,7 @@ public struct BinaryCopyRow {
             throw Self.lengthMismatch(length, expected: MemoryLayout<T>.size, field: fieldIndex - 1)
         }
         let value = T(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset += length
+        offset &+= length
         return value
     }
 
