@@ -38,7 +38,11 @@ enum DayMath {
 
     /// `weekStartDay(of:weekStart:)` for a day whose `weekdayIndex` is known.
     @inline(__always) static func weekStartDay(of day: Int64, weekday: Int, weekStart: Int) -> Int64 {
-        day - Int64((weekday - weekStart + 7) % 7)
+        // Both are weekday indices 0…6, so the difference is −6…6: one conditional add instead
+        // of a signed remainder (the remainder kept for any other values).
+        let offset = weekday - weekStart
+        guard weekday >= 0 && weekday < 7 && weekStart >= 0 && weekStart < 7 else { return day - Int64((offset + 7) % 7) }
+        return day - Int64(offset < 0 ? offset + 7 : offset)
     }
 
     /// Inclusive range of day numbers a payroll date may take (years ~ −770 … 4700): keeps every

@@ -61,7 +61,10 @@ public enum EarningsCalculator {
     /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
     /// `calendar` is the workplace calendar (`input.workplace.holidays ?? HolidayCalendar.korea`,
     /// or a copy of it), given apart so that the batch path need not build an input around it.
-    static func compute(_ input: PayrollInput, calendar: HolidayCalendar, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
+    /// `inputIsValidated`: `input` passed `PayrollInput.validated()` unchanged (the classifier then
+    /// skips its checks of the shifts, which can only pass: `WorkClassifier.Config.shiftsAreValidated`).
+    static func compute(_ input: PayrollInput, calendar: HolidayCalendar, computesPayByDate: Bool,
+                        inputIsValidated: Bool = false) throws(PayrollError) -> EarningsResult {
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
         guard rules.weeklyAllowanceDivisor == 5 else {
@@ -72,8 +75,9 @@ public enum EarningsCalculator {
         let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
 
-        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
+        var config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
                                            collectsStartDays: computesPayByDate, collectsShiftStartDays: false)
+        config.shiftsAreValidated = inputIsValidated
         let work = try WorkClassifier.classify(input.shifts, config)
         var buckets = work.buckets
 

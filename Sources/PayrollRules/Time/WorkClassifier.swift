@@ -64,6 +64,11 @@ struct WorkClassifier {
         var collectsStartDays: Bool
         /// Whether `ClassifiedWork.shiftStartDays` is filled.
         var collectsShiftStartDays: Bool
+        /// The shifts passed `PayrollInput.validated()` unchanged (what `PayrollCalculator`
+        /// computes): sorted, apart, each at most 24 h inside the dates around the period, breaks
+        /// inside their shift in order and shorter than it. `classify` then skips its own checks
+        /// of the same things (which can only pass) and reads the break minutes without them.
+        var shiftsAreValidated = false
 
         /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
         init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool,
@@ -117,15 +122,21 @@ struct WorkClassifier {
         for i in shifts.indices {
             let s = shifts[i].start.value, e = shifts[i].end.value
             let startDay = DayMath.day(ofMinute: s)
-            guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
-                throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
+            let breaks: (totalMinutes: Int64, statutoryMinutes: Int64)
+            if config.shiftsAreValidated {
+                // Validated: in range, ordered and apart, breaks valid (the checks below would pass).
+                breaks = ShiftBreaks.measure(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+            } else {
+                guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
+                    throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
+                }
+                guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
+                guard s >= previousEnd else {
+                    throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
+                }
+                previousEnd = e
+                breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             }
-            guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
-            guard s >= previousEnd else {
-                throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
-            }
-            previousEnd = e
-            let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             c.startShift(onDay: startDay)
             let workedMinutes = e - s - breaks.totalMinutes
             if startDay >= config.periodStartDay && startDay <= config.periodEndDay {
