@@ -61,7 +61,7 @@ public enum PayrollCalculator {
 
         let grossWon = try sum(lines, \.amount, "earnings")
         let taxableWon = grossWon - nonTaxableWon
-        let premiumMonth = input.periodEnd.firstOfMonth
+        let premiumMonth = DayMath.firstOfMonth(input.periodEnd)
         let deductions = try DeductionCalculator.compute(DeductionInput(
             premiumMonth: premiumMonth, payDate: input.payDate, taxableWon: taxableWon,
             insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,

@@ -164,7 +164,7 @@ public enum EarningsCalculator {
             if buckets.paidHoliday > 0 {
                 try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
                     for (i, h) in paidHolidays.enumerated() {
-                        let c = DayMath.date(h.day).components
+                        let c = DayMath.civil(h.day)
                         text.add(i == 0 ? " (" : ", ")
                         text.pad2(c.month)
                         text.add("-")
