@@ -82,7 +82,8 @@ public enum EarningsCalculator {
         var buckets = work.buckets
 
         let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar,
-                                             periodStartDay: periodStartDay, periodEndDay: periodEndDay)
+                                             periodStartDay: periodStartDay, periodEndDay: periodEndDay,
+                                             startWeekdays: work.startWeekdays)
         let weeklyFifths = weekly.fifthsPerWeek * Int64(weekly.paidDays.count)
         buckets.weeklyAllowance = (2 * weeklyFifths + 5) / 10
         let paidHolidays = PaidHolidays.compute(input, rules: rules, calendar: calendar,

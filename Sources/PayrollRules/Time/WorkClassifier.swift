@@ -22,10 +22,13 @@ struct ClassifiedWork: Sendable {
     /// (the minimum-wage check needs it only when the rate may be below the minimum).
     var byCalendarDay: [(day: Int64, minutes: Int64)] = []
     /// Shift-start days (any, also outside the period), ascending, each once; filled only when
-    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads the shifts themselves).
+    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads `startWeekdays`).
     var shiftStartDays: [Int64] = []
     /// §54 findings for shifts starting inside the period.
     var warnings: [PayrollWarning] = []
+    /// The weekdays shifts (any, also outside the period) start on, week by week (weeks of the
+    /// contract's `weekStart`); `WeeklyAllowance` reads its 개근 test from it.
+    var startWeekdays = StartWeekdays()
 }
 
 /// The production classifier (calc-api pinned rules 1–6): SEGMENT arithmetic. Each work interval
@@ -97,6 +100,8 @@ struct WorkClassifier {
     // Counters.
     private var dayKey = Int64.min, dayCount: Int64 = 0, dayScheduled: Int64 = 0
     private var weekKey = Int64.min, weekCount: Int64 = 0
+    /// The weekdays (bit = `Weekday.rawValue`) shifts of the week `weekKey` start on so far.
+    private var weekStartWeekdays: UInt8 = 0
     private var holidayKey = Int64.min, holidayCount: Int64 = 0
     // Calendar-day cache.
     private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
@@ -179,6 +184,7 @@ struct WorkClassifier {
     }
 
     private mutating func finish() {
+        if weekKey != .min { out.startWeekdays.append(weekFirstDay: weekKey, mask: weekStartWeekdays) }
         if pendingStartDay.day != .min { flushStartDay() }
         if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
         pendingStartDay = DayMinutes(day: .min)
@@ -201,9 +207,13 @@ struct WorkClassifier {
         dayScheduled = Int64(config.scheduleMinutes[weekday])
         let week = DayMath.weekStartDay(of: day, weekday: weekday, weekStart: config.weekStart)
         if week != weekKey {
+            // Shifts come in start order, so a week left is done: its start weekdays are final.
+            if weekKey != .min { out.startWeekdays.append(weekFirstDay: weekKey, mask: weekStartWeekdays) }
             weekKey = week
             weekCount = 0
+            weekStartWeekdays = 0
         }
+        weekStartWeekdays |= 1 << UInt8(truncatingIfNeeded: weekday)
     }
 
     /// The §54 warning of the current shift, whose statutory break minutes are below `required`
