@@ -75,6 +75,23 @@ enum DayMath {
         return (year, Int(month), Int(dayOfMonth))
     }
 
+    /// `LocalDate.daysFromCivil(year:month:day:)` of a valid date (month 1…12, day of that
+    /// month), in unsigned arithmetic for the years 1 … 4,000,000 (the other years take
+    /// `LocalDate.daysFromCivil`); the same algorithm (Hinnant's `days_from_civil`), the same
+    /// day number (`DayMathTests`).
+    @inline(__always) static func dayNumber(year: Int, month: Int, day: Int) -> Int64 {
+        guard year >= 1 && year <= 4_000_000 && month >= 1 && month <= 12 && day >= 1 && day <= 31 else {
+            return Int64(LocalDate.daysFromCivil(year: year, month: month, day: day))
+        }
+        let y = UInt64(month <= 2 ? year - 1 : year)
+        let era = y / 400
+        let yearOfEra = y - era * 400  // 0 … 399
+        let monthFromMarch = UInt64(month > 2 ? month - 3 : month + 9)  // 0 … 11
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + UInt64(day) - 1  // 0 … 365
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear  // 0 … 146,096
+        return Int64(era * 146_097 + dayOfEra) + civilDayFirst
+    }
+
     /// `date.firstOfMonth`, from `civil`: the date less its day of the month, plus one.
     @inline(__always) static func firstOfMonth(_ date: LocalDate) -> LocalDate {
         let dayOfMonth = civil(Int64(date.daysSinceEpoch)).day

@@ -214,6 +214,12 @@ struct WorkClassifier {
             weekStartWeekdays = 0
         }
         weekStartWeekdays |= 1 << UInt8(truncatingIfNeeded: weekday)
+        // Whether the day is a 휴일, with the weekday at hand (nearly every shift asks
+        // `isHoliday(dayKey)` next): the calendar-day cache set as `isHoliday` would set it.
+        if day != pieceDayKey {
+            pieceDayKey = day
+            pieceDayIsHoliday = config.classifiesHolidays && (weekday == config.weeklyHoliday || config.calendar.isHoliday(Int32(day)))
+        }
     }
 
     /// The §54 warning of the current shift, whose statutory break minutes are below `required`

@@ -43,3 +43,20 @@ struct DayMathTests {
         #expect(mismatches == 0)
     }
 }
+
+@Suite("DayMath day numbers")
+struct DayMathDayNumberTests {
+    @Test("dayNumber gives LocalDate.daysFromCivil's day for every date of the years −10 … 3000")
+    func dayNumberMatchesLocalDate() {
+        var mismatches = 0
+        for year in -10...3000 {
+            for month in 1...12 {
+                for day in 1...LocalDate.daysInMonth(year: year, month: month) {
+                    if DayMath.dayNumber(year: year, month: month, day: day)
+                        != Int64(LocalDate.daysFromCivil(year: year, month: month, day: day)) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+}
