@@ -85,7 +85,7 @@ struct WorkClassifier {
             self.weeklyHoliday = input.contract.weeklyHoliday.rawValue
             self.classifiesHolidays = fiveOrMore || input.contract.holidayAllowance == .always
             self.calendar = calendar
-            self.scheduleMinutes = WeekSchedule(input.contract.scheduleMinutes)
+            self.scheduleMinutes = WeekSchedule(contractOf: input)
             self.partTimeExcessApplies = input.contract.isPartTime && (fiveOrMore || input.contract.overtimeAllowance == .always)
             self.defaultBreakMinutes = input.contract.defaultBreakMinutes
             self.collectsCalendarDays = collectsCalendarDays
