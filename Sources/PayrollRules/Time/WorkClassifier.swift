@@ -112,15 +112,18 @@ struct WorkClassifier {
     private var pendingCalendarDay: (day: Int64, minutes: Int64) = (.min, 0)
     private var lastShiftStartDay = Int64.min
 
-    init(_ config: Config) { self.config = config }
+    /// `config` is consumed (moved in, not copied: a copy retained the calendar's arrays).
+    init(_ config: consuming Config) { self.config = config }
 
-    static func classify(_ shifts: [Shift], _ config: Config) throws(PayrollError) -> ClassifiedWork {
+    /// `config` is consumed: the classifier takes it over (read as `c.config` below), so the
+    /// calculator's configuration is moved in, not copied.
+    static func classify(_ shifts: [Shift], _ config: consuming Config) throws(PayrollError) -> ClassifiedWork {
         var c = WorkClassifier(config)
-        if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
-        if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
+        if c.config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
+        if c.config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
         // A shift adds at most two calendar dates (it is at most 24 h long once validated; a
         // longer one only grows the array): one allocation instead of growing from empty.
-        if config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
+        if c.config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
@@ -128,9 +131,9 @@ struct WorkClassifier {
             let s = shifts[i].start.value, e = shifts[i].end.value
             let startDay = DayMath.day(ofMinute: s)
             let breaks: (totalMinutes: Int64, statutoryMinutes: Int64)
-            if config.shiftsAreValidated {
+            if c.config.shiftsAreValidated {
                 // Validated: in range, ordered and apart, breaks valid (the checks below would pass).
-                breaks = ShiftBreaks.measure(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+                breaks = ShiftBreaks.measure(shifts, index: i, defaultBreakMinutes: c.config.defaultBreakMinutes)
             } else {
                 guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
                     throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
@@ -140,13 +143,13 @@ struct WorkClassifier {
                     throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
                 }
                 previousEnd = e
-                breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
+                breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: c.config.defaultBreakMinutes)
             }
             c.startShift(onDay: startDay)
             let workedMinutes = e - s - breaks.totalMinutes
-            if startDay >= config.periodStartDay && startDay <= config.periodEndDay {
+            if startDay >= c.config.periodStartDay && startDay <= c.config.periodEndDay {
                 // §54 (the warning's text is built out of line, only when one is due).
-                let required = config.rules.requiredBreakMinutes(netWorkMinutes: workedMinutes)
+                let required = c.config.rules.requiredBreakMinutes(netWorkMinutes: workedMinutes)
                 if breaks.statutoryMinutes < required {
                     c.warnBreakBelowStatutory(netWorkMinutes: workedMinutes, requiredBreakMinutes: required, breaks: breaks)
                 }
