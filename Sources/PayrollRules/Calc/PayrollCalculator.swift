@@ -38,7 +38,7 @@ public enum PayrollCalculator {
     static func calculate(validated input: PayrollInput, calendar: HolidayCalendar) throws(PayrollError) -> Payslip {
         // Pay by date is read only by 일용 withholding (calc-api rule 13).
         let isDaily = input.contract.tax == .daily
-        var earnings = try EarningsCalculator.compute(input, calendar: calendar, computesPayByDate: isDaily)
+        var earnings = try EarningsCalculator.compute(input, calendar: calendar, computesPayByDate: isDaily, inputIsValidated: true)
 
         // Taken out of `earnings` (not copied): appending a non-taxable line to an array still
         // shared with `earnings` would copy every line (and retain its texts) first.
@@ -61,7 +61,7 @@ public enum PayrollCalculator {
 
         let grossWon = try sum(lines, \.amount, "earnings")
         let taxableWon = grossWon - nonTaxableWon
-        let premiumMonth = input.periodEnd.firstOfMonth
+        let premiumMonth = DayMath.firstOfMonth(input.periodEnd)
         let deductions = try DeductionCalculator.compute(DeductionInput(
             premiumMonth: premiumMonth, payDate: input.payDate, taxableWon: taxableWon,
             insurance: input.contract.insurance, insuranceBase: input.contract.insuranceBase, tax: input.contract.tax,

@@ -25,25 +25,29 @@ extension Payslip {
         }
         guard m.night <= m.worked else { throw violated("night minutes (\(m.night)) exceed worked minutes (\(m.worked))") }
 
+        // The lines' fields are read in place by index (`for line in earnings` copied each line
+        // out: a retain and a release of its texts); the messages take the line only on failure.
         var earningsWon: Int64 = 0
-        for line in earnings {
-            guard line.amount >= 0 else { throw violated("earnings line \(line.code.rawValue) is negative (\(line.amount))") }
-            guard !line.methodText.isEmpty else { throw violated("earnings line \(line.code.rawValue) has no method") }
-            if let minutes = line.minutes, minutes < 0 {
-                throw violated("earnings line \(line.code.rawValue) has negative minutes (\(minutes))")
+        for k in earnings.indices {
+            guard earnings[k].amount >= 0 else { throw violated("earnings line \(earnings[k].code.rawValue) is negative (\(earnings[k].amount))") }
+            guard !earnings[k].methodText.isEmpty else { throw violated("earnings line \(earnings[k].code.rawValue) has no method") }
+            if let minutes = earnings[k].minutes, minutes < 0 {
+                throw violated("earnings line \(earnings[k].code.rawValue) has negative minutes (\(minutes))")
             }
-            earningsWon &+= line.amount
+            earningsWon &+= earnings[k].amount
         }
         guard earningsWon == gross else { throw violated("earnings lines add up to \(earningsWon), not to gross \(gross)") }
         guard nonTaxable >= 0, nonTaxable <= gross else { throw violated("non-taxable \(nonTaxable) is outside 0…gross \(gross)") }
         guard taxable == gross - nonTaxable else { throw violated("taxable \(taxable) ≠ gross \(gross) − non-taxable \(nonTaxable)") }
 
         var deductionsWon: Int64 = 0
-        for line in deductions {
-            guard line.amount >= 0 else { throw violated("deduction \(line.code.rawValue) is negative (\(line.amount))") }
-            guard !line.methodText.isEmpty else { throw violated("deduction \(line.code.rawValue) has no method") }
-            if let base = line.base, base < 0 { throw violated("deduction \(line.code.rawValue) has a negative base (\(base))") }
-            deductionsWon &+= line.amount
+        for k in deductions.indices {
+            guard deductions[k].amount >= 0 else { throw violated("deduction \(deductions[k].code.rawValue) is negative (\(deductions[k].amount))") }
+            guard !deductions[k].methodText.isEmpty else { throw violated("deduction \(deductions[k].code.rawValue) has no method") }
+            if let base = deductions[k].base, base < 0 {
+                throw violated("deduction \(deductions[k].code.rawValue) has a negative base (\(base))")
+            }
+            deductionsWon &+= deductions[k].amount
         }
         guard deductionsWon == totalDeductions else {
             throw violated("deduction lines add up to \(deductionsWon), not to totalDeductions \(totalDeductions)")

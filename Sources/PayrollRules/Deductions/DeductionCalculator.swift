@@ -129,8 +129,10 @@ public enum DeductionCalculator {
         return lines
     }
 
+    /// `method` is consumed: the income-tax line takes it over (borrowed, it was copied into the
+    /// line and the caller's destroyed, once per employee).
     static func appendTaxLines(_ lines: inout [DeductionLine], _ schedule: WithholdingSchedule, _ baseWon: Int64, _ incomeTaxWon: Int64,
-                               _ localIncomeTaxWon: Int64, method: LineMethod, _ texts: inout MethodTextBlock) {
+                               _ localIncomeTaxWon: Int64, method: consuming LineMethod, _ texts: inout MethodTextBlock) {
         lines.append(DeductionLine(code: .incomeTax, base: baseWon, amount: incomeTaxWon, methodText: method))
         let localMethod = texts.text { text in
             text.won(incomeTaxWon)

@@ -61,7 +61,10 @@ public enum EarningsCalculator {
     /// `PayrollInput.validated()` its computation cannot fail, so skipping it changes nothing else).
     /// `calendar` is the workplace calendar (`input.workplace.holidays ?? HolidayCalendar.korea`,
     /// or a copy of it), given apart so that the batch path need not build an input around it.
-    static func compute(_ input: PayrollInput, calendar: HolidayCalendar, computesPayByDate: Bool) throws(PayrollError) -> EarningsResult {
+    /// `inputIsValidated`: `input` passed `PayrollInput.validated()` unchanged (the classifier then
+    /// skips its checks of the shifts, which can only pass: `WorkClassifier.Config.shiftsAreValidated`).
+    static func compute(_ input: PayrollInput, calendar: HolidayCalendar, computesPayByDate: Bool,
+                        inputIsValidated: Bool = false) throws(PayrollError) -> EarningsResult {
         try validate(input)
         let rules = try WorkingTimeRules.resolve(periodStart: input.periodStart, periodEnd: input.periodEnd)
         guard rules.weeklyAllowanceDivisor == 5 else {
@@ -72,13 +75,15 @@ public enum EarningsCalculator {
         let periodStartDay = Int64(input.periodStart.daysSinceEpoch), periodEndDay = Int64(input.periodEnd.daysSinceEpoch)
         let mayFallShort = try MinimumWageCheck.mayFallShort(rate: rate, periodStart: input.periodStart, periodEnd: input.periodEnd)
 
-        let config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
+        var config = WorkClassifier.Config(input, rules: rules, calendar: calendar, collectsCalendarDays: mayFallShort,
                                            collectsStartDays: computesPayByDate, collectsShiftStartDays: false)
+        config.shiftsAreValidated = inputIsValidated
         let work = try WorkClassifier.classify(input.shifts, config)
         var buckets = work.buckets
 
         let weekly = WeeklyAllowance.compute(input, rules: rules, calendar: calendar,
-                                             periodStartDay: periodStartDay, periodEndDay: periodEndDay)
+                                             periodStartDay: periodStartDay, periodEndDay: periodEndDay,
+                                             startWeekdays: work.startWeekdays)
         let weeklyFifths = weekly.fifthsPerWeek * Int64(weekly.paidDays.count)
         buckets.weeklyAllowance = (2 * weeklyFifths + 5) / 10
         let paidHolidays = PaidHolidays.compute(input, rules: rules, calendar: calendar,
@@ -92,8 +97,11 @@ public enum EarningsCalculator {
         let lines = try MethodTextBlock.with { (texts: inout MethodTextBlock) throws(PayrollError) -> [EarningLine] in
             var lines: [EarningLine] = []
             lines.reserveCapacity(8)
-            func add(_ code: EarningCode, _ minutes: Int64, halves: Int64,
-                     suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) {
+            // Returns the line for the caller to append (`lines.append(try line(…))`): appended
+            // here, inside a local function that captures `lines`, each line was copied (every
+            // field, a retain of its texts) and the original destroyed, ~150 instructions per line.
+            func line(_ code: EarningCode, _ minutes: Int64, halves: Int64,
+                      suffix: (inout MethodText) -> Void = { _ in }) throws(PayrollError) -> EarningLine {
                 guard let amount = ExactMath.ceilDiv(Int128(minutes) * Int128(rate.numerator) * Int128(halves),
                                                      120 * Int128(rate.denominator)) else {
                     throw PayrollError(.invalidValue, "pay out of range", field: "contract.wage")
@@ -102,9 +110,8 @@ public enum EarningsCalculator {
                     text.line(minutes: minutes, rate: rate, multiplierHalves: halves)
                     suffix(&text)
                 }
-                let line = EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
-                                       amount: amount, methodText: method)
-                lines.append(consume line)  // moved: appending a copy copied and destroyed every field
+                return EarningLine(code: code, minutes: minutes, rate: rate, multiplier: PayMethodText.multiplier(halves: halves),
+                                   amount: amount, methodText: method)
             }
             if input.contract.wageType == .monthly {
                 let proration = OrdinaryHourlyWage.monthlyProration(periodStart: input.periodStart, periodEnd: input.periodEnd,
@@ -130,18 +137,22 @@ public enum EarningsCalculator {
                 lines.append(EarningLine(code: .basePay, minutes: buckets.regular, rate: nil, multiplier: proration.fraction.description,
                                          amount: exact.ceil, methodText: method))
                 let extra = buckets.overtime + buckets.partTimeExcess + buckets.holiday + buckets.holidayOver8
-                if extra > 0 { try add(.basePay, extra, halves: 2) }
+                if extra > 0 { lines.append(try line(.basePay, extra, halves: 2)) }
             } else {
-                try add(.basePay, buckets.worked, halves: 2)
+                lines.append(try line(.basePay, buckets.worked, halves: 2))
             }
-            if pays.overtime && buckets.overtime > 0 { try add(.overtime, buckets.overtime, halves: rules.overtimePremiumHalves) }
+            if pays.overtime && buckets.overtime > 0 {
+                lines.append(try line(.overtime, buckets.overtime, halves: rules.overtimePremiumHalves))
+            }
             if pays.overtime && buckets.partTimeExcess > 0 {
-                try add(.partTimeExcess, buckets.partTimeExcess, halves: rules.overtimePremiumHalves)
+                lines.append(try line(.partTimeExcess, buckets.partTimeExcess, halves: rules.overtimePremiumHalves))
             }
-            if pays.night && buckets.night > 0 { try add(.night, buckets.night, halves: rules.nightPremiumHalves) }
-            if pays.holiday && buckets.holiday > 0 { try add(.holidayWork, buckets.holiday, halves: rules.holidayPremiumHalves) }
+            if pays.night && buckets.night > 0 { lines.append(try line(.night, buckets.night, halves: rules.nightPremiumHalves)) }
+            if pays.holiday && buckets.holiday > 0 {
+                lines.append(try line(.holidayWork, buckets.holiday, halves: rules.holidayPremiumHalves))
+            }
             if pays.holiday && buckets.holidayOver8 > 0 {
-                try add(.holidayWork, buckets.holidayOver8, halves: rules.holidayOver8PremiumHalves)
+                lines.append(try line(.holidayWork, buckets.holidayOver8, halves: rules.holidayOver8PremiumHalves))
             }
             if weeklyFifths > 0 {
                 guard let amount = ExactMath.ceilDiv(Int128(weeklyFifths) * Int128(rate.numerator), 300 * Int128(rate.denominator)) else {
@@ -158,16 +169,16 @@ public enum EarningsCalculator {
                                          amount: amount, methodText: method))
             }
             if buckets.paidHoliday > 0 {
-                try add(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
+                lines.append(try line(.paidHoliday, buckets.paidHoliday, halves: 2) { text in
                     for (i, h) in paidHolidays.enumerated() {
-                        let c = DayMath.date(h.day).components
+                        let c = DayMath.civil(h.day)
                         text.add(i == 0 ? " (" : ", ")
                         text.pad2(c.month)
                         text.add("-")
                         text.pad2(c.day)
                     }
                     text.add(")")
-                }
+                })
             }
             let block = texts.finish()
             for k in lines.indices { lines[k].methodText.attach(to: block) }

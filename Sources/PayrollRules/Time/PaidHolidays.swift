@@ -17,11 +17,12 @@ enum PaidHolidays {
         // May 1 of each year the period touches (a period spans at most two years in practice).
         var mayFirstDays: (Int64, Int64, Int64) = (.max, .max, .max)
         // The last year without taking the end date apart when it is in the first year (a month).
-        let firstYear = DayMath.date(periodStartDay).year
-        let lastYear = periodEndDay < Int64(LocalDate.daysFromCivil(year: firstYear + 1, month: 1, day: 1))
-            ? firstYear : DayMath.date(periodEndDay).year
+        let firstYear = DayMath.civil(periodStartDay).year
+        let lastYear = periodEndDay < DayMath.dayNumber(year: firstYear + 1, month: 1, day: 1)
+            ? firstYear : DayMath.civil(periodEndDay).year
         for (i, year) in (firstYear...min(lastYear, firstYear + 2)).enumerated() {
-            let d = LocalDate(year: year, month: 5, day: 1).map { Int64($0.daysSinceEpoch) } ?? .max
+            // May 1 exists in every year (`LocalDate(year:month:day:)` was never nil for it).
+            let d = DayMath.dayNumber(year: year, month: 5, day: 1)
             switch i { case 0: mayFirstDays.0 = d; case 1: mayFirstDays.1 = d; default: mayFirstDays.2 = d }
         }
         // The dates that may be paid, ascending, each once: the workplace calendar's dates in the

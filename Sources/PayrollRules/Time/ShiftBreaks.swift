@@ -50,4 +50,24 @@ enum ShiftBreaks {
         let w = centredWindow(shiftStart: s, shiftEnd: e, breakMinutes: b)
         return (b, (w.start > s && w.end < e) ? b : 0)
     }
+
+    /// `validate` of a shift of an input that passed `PayrollInput.validated()` (its breaks lie
+    /// inside it, in order, and are shorter than it), without the checks, which would pass.
+    @inline(__always)
+    static func measure(_ shifts: [Shift], index i: Int, defaultBreakMinutes: Int32?) -> (totalMinutes: Int64, statutoryMinutes: Int64) {
+        let s = shifts[i].start.value, e = shifts[i].end.value
+        if !shifts[i].breaks.isEmpty {
+            var total: Int64 = 0, inside: Int64 = 0
+            for j in shifts[i].breaks.indices {
+                let bs = shifts[i].breaks[j].start.value, be = shifts[i].breaks[j].end.value
+                total += be - bs
+                if bs > s && be < e { inside += be - bs }
+            }
+            return (total, inside)
+        }
+        let b = Int64(shifts[i].breakMinutes ?? defaultBreakMinutes ?? 0)
+        guard b > 0 else { return (0, 0) }
+        let w = centredWindow(shiftStart: s, shiftEnd: e, breakMinutes: b)
+        return (b, (w.start > s && w.end < e) ? b : 0)
+    }
 }

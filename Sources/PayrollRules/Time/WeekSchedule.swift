@@ -15,6 +15,13 @@ struct WeekSchedule: Sendable {
         }
     }
 
+    /// The schedule of `input.contract`, each entry read in place: passed on its own, the
+    /// contract's array made the calculator copy the whole contract first (an outlined copy and
+    /// destroy of every field, a retain and release of the array, once per employee).
+    init(contractOf input: borrowing PayrollInput) {
+        for i in 0..<min(input.contract.scheduleMinutes.count, 7) { minutes[i] = input.contract.scheduleMinutes[i] }
+    }
+
     /// Minutes scheduled on weekday `index` (0 = Monday … 6 = Sunday).
     @inline(__always)
     subscript(index: Int) -> Int32 {

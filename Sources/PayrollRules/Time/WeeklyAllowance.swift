@@ -20,9 +20,10 @@ enum WeeklyAllowance {
         var omittedStatutoryWeeks = 0
     }
 
-    /// `input.shifts` must be sorted by start (`WorkClassifier.classify` checks it before this runs).
+    /// `startWeekdays` is `WorkClassifier`'s record of the weekdays `input.shifts` start on, week
+    /// by week (`ClassifiedWork.startWeekdays`).
     static func compute(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
-                        periodStartDay: Int64, periodEndDay: Int64) -> Result {
+                        periodStartDay: Int64, periodEndDay: Int64, startWeekdays: StartWeekdays) -> Result {
         // The contract and employee are read in place (a copy of the contract retained its
         // schedule array, shared between employees; see `WeekSchedule`).
         var result = Result()
@@ -33,7 +34,7 @@ enum WeeklyAllowance {
         let holidayIndex = input.contract.weeklyHoliday.rawValue
         let firstOffset = Int64((holidayIndex - DayMath.weekdayIndex(periodStartDay) + 7) % 7)
         var holiday = periodStartDay + firstOffset
-        var shiftCursor = 0  // see `isEligible`: the weeks come in order, so one cursor serves them all
+        var weekCursor = 0  // see `isEligible`: the weeks come in order, so one cursor serves them all
         let required = requiredWeekdays(input)
         while holiday <= periodEndDay {
             defer { holiday += 7 }
@@ -42,12 +43,12 @@ enum WeeklyAllowance {
                 if input.employee.isEmployed(on: DayMath.date(holiday)) { result.paidDays.append(day: holiday, minutes: 0) }
             case .statutory:
                 if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
-                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
+                              requiredWeekdays: required, startWeekdays: startWeekdays, weekCursor: &weekCursor) {
                     result.paidDays.append(day: holiday, minutes: 0)
                 }
             case .never:
                 if isEligible(input, rules: rules, calendar: calendar, holidayDay: holiday, weeklyScheduledMinutes: weekly,
-                              requiredWeekdays: required, shiftCursor: &shiftCursor) {
+                              requiredWeekdays: required, startWeekdays: startWeekdays, weekCursor: &weekCursor) {
                     result.omittedStatutoryWeeks += 1
                 }
             }
@@ -68,13 +69,12 @@ enum WeeklyAllowance {
         return mask
     }
 
-    /// The statutory test for the week holding the 주휴일 `holidayDay`. `shiftCursor` is an index
-    /// of `input.shifts` (sorted by start) at or before the first shift starting in this week or
-    /// later; it is moved to that shift, so a caller testing its weeks in ascending order passes
-    /// the same cursor on (0 is always valid).
+    /// The statutory test for the week holding the 주휴일 `holidayDay`. `weekCursor` is an index of
+    /// `startWeekdays` at or before this week's entry; it is moved there, so a caller testing its
+    /// weeks in ascending order passes the same cursor on (0 is always valid).
     static func isEligible(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar,
                            holidayDay: Int64, weeklyScheduledMinutes weeklyScheduled: Int64, requiredWeekdays: UInt8,
-                           shiftCursor: inout Int) -> Bool {
+                           startWeekdays: StartWeekdays, weekCursor: inout Int) -> Bool {
         let weekFirst = DayMath.weekStartDay(of: holidayDay, weekStart: input.contract.weekStart.rawValue)
         let weekLast = weekFirst + 6
         // Employed on every day of the week.
@@ -88,47 +88,28 @@ enum WeeklyAllowance {
         // is k × weeklyScheduled, so the average is weeklyScheduled itself, whichever of the 4
         // weeks the employee was employed in. (Was: summed week by week, employment tested per week.)
         guard weeklyScheduled >= rules.weeklyAllowanceThresholdMinutes else { return false }
-        // 개근: every scheduled day other than the 주휴일 is attended or excused. The days are
-        // walked in order, so the shifts (sorted by start) are too: a cursor (`started` indexes the
-        // first shift whose start day, held in `startedDay` (`Int64.max` past the last shift), is
-        // not before `d`), moved on from `shiftCursor`. The start days are read from the shifts in
-        // place, not from an array the classifier would build for every employee.
-        return input.shifts.withUnsafeBufferPointer { shifts in
-            @inline(__always) func startDay(_ k: Int) -> Int64 {
-                k < shifts.count ? DayMath.day(ofMinute: shifts[k].start.value) : Int64.max
+        // 개근: every scheduled day other than the 주휴일 is attended or excused. The weekdays on
+        // which a shift of this week starts, as the classifier recorded them (the weeks are the
+        // contract's `weekStart` weeks there too); was: the shifts walked again, a day and a
+        // weekday taken apart per shift.
+        let attended = startWeekdays.mask(ofWeekStarting: weekFirst, cursor: &weekCursor)
+        let missing = requiredWeekdays & ~attended
+        if missing == 0 { return true }
+        // The scheduled days without a shift, in date order: each must be a calendar date or
+        // have a `leave`/`sick_unpaid` absence.
+        var weekday = DayMath.weekdayIndex(weekFirst)
+        var d = weekFirst
+        while d <= weekLast {
+            defer {
+                d += 1
+                weekday = weekday == 6 ? 0 : weekday + 1
             }
-            var started = max(0, shiftCursor)
-            var startedDay = startDay(started)
-            while startedDay < weekFirst {
-                started += 1
-                startedDay = startDay(started)
-            }
-            shiftCursor = started
-            // The weekdays (bit = `Weekday.rawValue`) on which a shift of this week starts.
-            var attended: UInt8 = 0
-            while startedDay <= weekLast {
-                attended |= 1 << UInt8(truncatingIfNeeded: DayMath.weekdayIndex(startedDay))
-                started += 1
-                startedDay = startDay(started)
-            }
-            let missing = requiredWeekdays & ~attended
-            if missing == 0 { return true }
-            // The scheduled days without a shift, in date order: each must be a calendar date or
-            // have a `leave`/`sick_unpaid` absence.
-            var weekday = DayMath.weekdayIndex(weekFirst)
-            var d = weekFirst
-            while d <= weekLast {
-                defer {
-                    d += 1
-                    weekday = weekday == 6 ? 0 : weekday + 1
-                }
-                guard missing & (1 << UInt8(truncatingIfNeeded: weekday)) != 0 else { continue }
-                if calendar.isHoliday(Int32(d)) { continue }
-                let date = DayMath.date(d)
-                if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
-                return false
-            }
-            return true
+            guard missing & (1 << UInt8(truncatingIfNeeded: weekday)) != 0 else { continue }
+            if calendar.isHoliday(Int32(d)) { continue }
+            let date = DayMath.date(d)
+            if input.absences.contains(where: { $0.date == date && $0.kind != .unexcused }) { continue }
+            return false
         }
+        return true
     }
 }

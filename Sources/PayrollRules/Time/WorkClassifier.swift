@@ -22,10 +22,13 @@ struct ClassifiedWork: Sendable {
     /// (the minimum-wage check needs it only when the rate may be below the minimum).
     var byCalendarDay: [(day: Int64, minutes: Int64)] = []
     /// Shift-start days (any, also outside the period), ascending, each once; filled only when
-    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads the shifts themselves).
+    /// asked (`Config.collectsShiftStartDays`; `WeeklyAllowance` reads `startWeekdays`).
     var shiftStartDays: [Int64] = []
     /// §54 findings for shifts starting inside the period.
     var warnings: [PayrollWarning] = []
+    /// The weekdays shifts (any, also outside the period) start on, week by week (weeks of the
+    /// contract's `weekStart`); `WeeklyAllowance` reads its 개근 test from it.
+    var startWeekdays = StartWeekdays()
 }
 
 /// The production classifier (calc-api pinned rules 1–6): SEGMENT arithmetic. Each work interval
@@ -64,6 +67,11 @@ struct WorkClassifier {
         var collectsStartDays: Bool
         /// Whether `ClassifiedWork.shiftStartDays` is filled.
         var collectsShiftStartDays: Bool
+        /// The shifts passed `PayrollInput.validated()` unchanged (what `PayrollCalculator`
+        /// computes): sorted, apart, each at most 24 h inside the dates around the period, breaks
+        /// inside their shift in order and shorter than it. `classify` then skips its own checks
+        /// of the same things (which can only pass) and reads the break minutes without them.
+        var shiftsAreValidated = false
 
         /// The configuration `EarningsCalculator` uses for `input` (pinned rules 2 and 6).
         init(_ input: PayrollInput, rules: WorkingTimeRules, calendar: HolidayCalendar, collectsCalendarDays: Bool,
@@ -77,7 +85,7 @@ struct WorkClassifier {
             self.weeklyHoliday = input.contract.weeklyHoliday.rawValue
             self.classifiesHolidays = fiveOrMore || input.contract.holidayAllowance == .always
             self.calendar = calendar
-            self.scheduleMinutes = WeekSchedule(input.contract.scheduleMinutes)
+            self.scheduleMinutes = WeekSchedule(contractOf: input)
             self.partTimeExcessApplies = input.contract.isPartTime && (fiveOrMore || input.contract.overtimeAllowance == .always)
             self.defaultBreakMinutes = input.contract.defaultBreakMinutes
             self.collectsCalendarDays = collectsCalendarDays
@@ -92,6 +100,8 @@ struct WorkClassifier {
     // Counters.
     private var dayKey = Int64.min, dayCount: Int64 = 0, dayScheduled: Int64 = 0
     private var weekKey = Int64.min, weekCount: Int64 = 0
+    /// The weekdays (bit = `Weekday.rawValue`) shifts of the week `weekKey` start on so far.
+    private var weekStartWeekdays: UInt8 = 0
     private var holidayKey = Int64.min, holidayCount: Int64 = 0
     // Calendar-day cache.
     private var pieceDayKey = Int64.min, pieceDayIsHoliday = false
@@ -102,35 +112,44 @@ struct WorkClassifier {
     private var pendingCalendarDay: (day: Int64, minutes: Int64) = (.min, 0)
     private var lastShiftStartDay = Int64.min
 
-    init(_ config: Config) { self.config = config }
+    /// `config` is consumed (moved in, not copied: a copy retained the calendar's arrays).
+    init(_ config: consuming Config) { self.config = config }
 
-    static func classify(_ shifts: [Shift], _ config: Config) throws(PayrollError) -> ClassifiedWork {
+    /// `config` is consumed: the classifier takes it over (read as `c.config` below), so the
+    /// calculator's configuration is moved in, not copied.
+    static func classify(_ shifts: [Shift], _ config: consuming Config) throws(PayrollError) -> ClassifiedWork {
         var c = WorkClassifier(config)
-        if config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
-        if config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
+        if c.config.collectsStartDays { c.out.byStartDay.reserveCapacity(min(shifts.count, 64)) }
+        if c.config.collectsShiftStartDays { c.out.shiftStartDays.reserveCapacity(shifts.count) }
         // A shift adds at most two calendar dates (it is at most 24 h long once validated; a
         // longer one only grows the array): one allocation instead of growing from empty.
-        if config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
+        if c.config.collectsCalendarDays && !shifts.isEmpty { c.out.byCalendarDay.reserveCapacity(min(2 * shifts.count, 128)) }
         var previousEnd = Int64.min
         // Shifts are read in place: copying each out (`for shift in shifts`) retained and
         // released its break array.
         for i in shifts.indices {
             let s = shifts[i].start.value, e = shifts[i].end.value
             let startDay = DayMath.day(ofMinute: s)
-            guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
-                throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
+            let breaks: (totalMinutes: Int64, statutoryMinutes: Int64)
+            if c.config.shiftsAreValidated {
+                // Validated: in range, ordered and apart, breaks valid (the checks below would pass).
+                breaks = ShiftBreaks.measure(shifts, index: i, defaultBreakMinutes: c.config.defaultBreakMinutes)
+            } else {
+                guard DayMath.dayRange.contains(startDay), DayMath.dayRange.contains(DayMath.day(ofMinute: e)) else {
+                    throw PayrollError(.invalidValue, "shift time out of range", field: "shifts[\(i)].start")
+                }
+                guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
+                guard s >= previousEnd else {
+                    throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
+                }
+                previousEnd = e
+                breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: c.config.defaultBreakMinutes)
             }
-            guard e > s else { throw PayrollError(.invalidValue, "a shift must end after it starts", field: "shifts[\(i)].end") }
-            guard s >= previousEnd else {
-                throw PayrollError(.invalidValue, "shifts must be sorted by start and must not overlap", field: "shifts[\(i)].start")
-            }
-            previousEnd = e
-            let breaks = try ShiftBreaks.validate(shifts, index: i, defaultBreakMinutes: config.defaultBreakMinutes)
             c.startShift(onDay: startDay)
             let workedMinutes = e - s - breaks.totalMinutes
-            if startDay >= config.periodStartDay && startDay <= config.periodEndDay {
+            if startDay >= c.config.periodStartDay && startDay <= c.config.periodEndDay {
                 // §54 (the warning's text is built out of line, only when one is due).
-                let required = config.rules.requiredBreakMinutes(netWorkMinutes: workedMinutes)
+                let required = c.config.rules.requiredBreakMinutes(netWorkMinutes: workedMinutes)
                 if breaks.statutoryMinutes < required {
                     c.warnBreakBelowStatutory(netWorkMinutes: workedMinutes, requiredBreakMinutes: required, breaks: breaks)
                 }
@@ -168,6 +187,7 @@ struct WorkClassifier {
     }
 
     private mutating func finish() {
+        if weekKey != .min { out.startWeekdays.append(weekFirstDay: weekKey, mask: weekStartWeekdays) }
         if pendingStartDay.day != .min { flushStartDay() }
         if pendingCalendarDay.day != .min { out.byCalendarDay.append(pendingCalendarDay) }
         pendingStartDay = DayMinutes(day: .min)
@@ -190,8 +210,18 @@ struct WorkClassifier {
         dayScheduled = Int64(config.scheduleMinutes[weekday])
         let week = DayMath.weekStartDay(of: day, weekday: weekday, weekStart: config.weekStart)
         if week != weekKey {
+            // Shifts come in start order, so a week left is done: its start weekdays are final.
+            if weekKey != .min { out.startWeekdays.append(weekFirstDay: weekKey, mask: weekStartWeekdays) }
             weekKey = week
             weekCount = 0
+            weekStartWeekdays = 0
+        }
+        weekStartWeekdays |= 1 << UInt8(truncatingIfNeeded: weekday)
+        // Whether the day is a 휴일, with the weekday at hand (nearly every shift asks
+        // `isHoliday(dayKey)` next): the calendar-day cache set as `isHoliday` would set it.
+        if day != pieceDayKey {
+            pieceDayKey = day
+            pieceDayIsHoliday = config.classifiesHolidays && (weekday == config.weeklyHoliday || config.calendar.isHoliday(Int32(day)))
         }
     }
 
