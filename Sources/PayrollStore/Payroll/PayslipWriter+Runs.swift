@@ -13,6 +13,7 @@ extension PayslipWriter {
             return try writeReportingPath(only.payslips, run: only.run, stagingKey: stagingKey, on: connection)
         }
         let total = groups.reduce(0) { $0 + $1.payslips.count }
+        try reserveCaptureMemory(on: connection)
         if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) { return (total, .direct) }
         return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
     }

@@ -43,11 +43,39 @@ public enum PayslipWriter {
                                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         guard let first = payslips.first else { return (0, .none) }
         if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
+        try reserveCaptureMemory(on: connection)
         let groups = [(run: run, payslips: payslips)]
         if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) {
             return (payslips.count, .direct)
         }
         return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
+    }
+
+    /// A statement that leaves the server process's `malloc` keeping the memory of the insert
+    /// trigger's transition table (`payslips_references_on_insert`, 0013/0019) from one chunk
+    /// job to the next, run once per session before the first multi-row write
+    /// (`reserveCaptureMemory`). Why: PostgreSQL copies every inserted payslip row (≈ 1.6 kB)
+    /// into the statement's transition table, in memory blocks of its transaction that double up
+    /// to 8 MiB (a 2,000-row chunk: blocks up to 2 MiB). glibc's `malloc` serves the largest of
+    /// them with a fresh `mmap` and unmaps it at the transaction's end: its dynamic threshold only
+    /// rises to the size of a block already freed, so the largest block of every chunk job is
+    /// new memory again, and the kernel zero-fills each of its pages at the first write. perf of a
+    /// 100,000-employee month-end: 0.13 of the capture's ≈ 0.18 server CPU-s were these page
+    /// faults; one backend COPYing 1,700 payslip rows per transaction took ≈ 1,700 minor faults
+    /// per statement into `payslips` against ≈ 870 into the floor's table without triggers
+    /// (benchmarks/RESULTS.md, session 10, helper server4). Allocating and freeing one 9 MiB
+    /// value once raises the threshold above the largest block PostgreSQL's memory contexts ask
+    /// for (8 MiB), so those blocks come from the process heap and stay there between
+    /// transactions (glibc trims the heap only beyond twice the threshold). No effect on results;
+    /// with another C library it is one 9 MiB string built and dropped per session. The string is
+    /// 2,304 copies of a 4 KiB one and only its byte length is asked for: ≈ 16 ms of one backend's
+    /// CPU, nearly all the first writes to its pages (`repeat('x', 9437184)` copies 9,437,184 single
+    /// bytes, and `length` counts its characters: ≈ 85 ms, which ate what the reservation saves).
+    static let reserveCaptureMemorySQL = "SELECT octet_length(repeat(repeat('x', 4096), 2304))"
+
+    /// Runs `reserveCaptureMemorySQL` once per session of `connection`.
+    static func reserveCaptureMemory(on connection: PostgresConnection) throws {
+        try connection.executeOncePerSession(key: "payslips.reserveCaptureMemory", reserveCaptureMemorySQL)
     }
 
     /// The direct COPY's rows of `payslips` (what `copyDirect` sends for them), appended to

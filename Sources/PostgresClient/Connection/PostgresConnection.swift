@@ -40,6 +40,8 @@ public final class PostgresConnection {
     /// The serial of the last transaction `transaction()` committed (its COMMIT succeeded with the
     /// transaction still open and unaborted up to it); 0 before any.
     public internal(set) var committedTransactionSerial = 0
+    /// Statements `executeOncePerSession` ran: key → the backend process they ran in.
+    var sessionStatementBackends: [String: Int32] = [:]
 
     /// Connects. `url` is a libpq connection string or URI (`postgresql://user@host:port/db?...`).
     /// With `url == nil`, `DATABASE_URL` is used if set, otherwise libpq's environment variables
@@ -66,6 +68,7 @@ public final class PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         preparedStatementNames = [:]
+        sessionStatementBackends = [:]
     }
 
     /// True if libpq considers the connection usable (it only learns it is broken when a call fails).
@@ -100,6 +103,7 @@ public final class PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         preparedStatementNames = [:]  // they lived in the old session
+        sessionStatementBackends = [:]
         handle = try Self.open(connectionString)
         let channels = listenedChannels
         listenedChannels = []
