@@ -286,10 +286,9 @@ extension ChunkLoader {
         }
     }
 
-    /// The contract of `row` (read in place), or the error naming its first unknown keyword.
-    /// Every keyword known (the common case) is read directly; otherwise `namingUnknownKeyword`
-    /// looks at each in turn (its generic helper, called once per keyword with the field's name,
-    /// cost ~60 instructions each).
+    /// The contract of `row` (read in place), or the error naming its first unknown keyword
+    /// (`firstUnknownKeyword`, called only when one is unknown: the common case reads every
+    /// keyword directly, without a generic helper called per field, ~60 instructions each).
     static func makeContract(_ row: UnsafePointer<ContractRow>, workplaceWeekStart: Weekday,
                              schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
         let weekStart: Weekday?
@@ -298,49 +297,41 @@ extension ChunkLoader {
         case .known(let day)?: weekStart = day
         case .unknown?: weekStart = nil
         }
-        if let weekStart, case .known(let wageType) = row.pointee.wageType, case .known(let weeklyHoliday) = row.pointee.weeklyHoliday,
-           case .known(let weeklyAllowance) = row.pointee.weeklyAllowance, case .known(let nightAllowance) = row.pointee.nightAllowance,
-           case .known(let overtimeAllowance) = row.pointee.overtimeAllowance,
-           case .known(let holidayAllowance) = row.pointee.holidayAllowance, case .known(let tax) = row.pointee.tax {
-            return Contract(
-                wageType: wageType, wageWon: row.pointee.wageWon, scheduleMinutes: schedules.array(row.pointee.schedule),
-                weekStart: weekStart, weeklyHoliday: weeklyHoliday, defaultBreakMinutes: row.pointee.defaultBreakMinutes,
-                weeklyAllowance: weeklyAllowance, nightAllowance: nightAllowance, overtimeAllowance: overtimeAllowance,
-                holidayAllowance: holidayAllowance, insurance: row.pointee.insurance, insuranceBase: row.pointee.insuranceBase,
-                tax: tax, nonTaxable: row.pointee.nonTaxable)
-        }
-        return try namingUnknownKeyword(row, workplaceWeekStart: workplaceWeekStart, schedules: &schedules)
-    }
-
-    /// `makeContract` field by field, in the order the errors are checked: the first unknown
-    /// keyword's error (the same as ever).
-    @inline(never)
-    static func namingUnknownKeyword(_ row: UnsafePointer<ContractRow>, workplaceWeekStart: Weekday,
-                                     schedules: inout ScheduleArrays) throws(PayrollError) -> Contract {
-        func value<T>(_ keyword: StoredKeyword<T>, _ field: String) throws(PayrollError) -> T {
-            switch keyword {
-            case .known(let value): return value
-            case .unknown(let text): throw PayrollError(.invalidValue, "unknown value '\(text)'", field: "contract.\(field)")
-            }
-        }
-        func weekday(_ keyword: StoredKeyword<Weekday>, _ field: String) throws(PayrollError) -> Weekday {
-            switch keyword {
-            case .known(let day): return day
-            case .unknown(let text): throw PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.\(field)")
-            }
+        guard let weekStart, case .known(let wageType) = row.pointee.wageType, case .known(let weeklyHoliday) = row.pointee.weeklyHoliday,
+              case .known(let weeklyAllowance) = row.pointee.weeklyAllowance, case .known(let nightAllowance) = row.pointee.nightAllowance,
+              case .known(let overtimeAllowance) = row.pointee.overtimeAllowance,
+              case .known(let holidayAllowance) = row.pointee.holidayAllowance, case .known(let tax) = row.pointee.tax else {
+            throw firstUnknownKeyword(row)
         }
         return Contract(
-            wageType: try value(row.pointee.wageType, "wageType"), wageWon: row.pointee.wageWon, scheduleMinutes: schedules.array(row.pointee.schedule),
-            weekStart: try row.pointee.weekStart.map { (keyword) throws(PayrollError) in try weekday(keyword, "weekStart") } ?? workplaceWeekStart,
-            weeklyHoliday: try weekday(row.pointee.weeklyHoliday, "weeklyHoliday"),
-            defaultBreakMinutes: row.pointee.defaultBreakMinutes,
-            weeklyAllowance: try value(row.pointee.weeklyAllowance, "weeklyAllowance"),
-            nightAllowance: try value(row.pointee.nightAllowance, "nightAllowance"),
-            overtimeAllowance: try value(row.pointee.overtimeAllowance, "overtimeAllowance"),
-            holidayAllowance: try value(row.pointee.holidayAllowance, "holidayAllowance"),
-            insurance: row.pointee.insurance, insuranceBase: row.pointee.insuranceBase,
-            tax: try value(row.pointee.tax, "tax"),
-            nonTaxable: row.pointee.nonTaxable)
+            wageType: wageType, wageWon: row.pointee.wageWon, scheduleMinutes: schedules.array(row.pointee.schedule),
+            weekStart: weekStart, weeklyHoliday: weeklyHoliday, defaultBreakMinutes: row.pointee.defaultBreakMinutes,
+            weeklyAllowance: weeklyAllowance, nightAllowance: nightAllowance, overtimeAllowance: overtimeAllowance,
+            holidayAllowance: holidayAllowance, insurance: row.pointee.insurance, insuranceBase: row.pointee.insuranceBase,
+            tax: tax, nonTaxable: row.pointee.nonTaxable)
+    }
+
+    /// The error naming the first unknown keyword of `row`, in the order the contract's fields
+    /// are read (wage type, week start, weekly holiday, the four allowances, tax).
+    @inline(never)
+    static func firstUnknownKeyword(_ row: UnsafePointer<ContractRow>) -> PayrollError {
+        func unknown<T>(_ keyword: StoredKeyword<T>?) -> String? {
+            if case .unknown(let text)? = keyword { return text }
+            return nil
+        }
+        let r = row.pointee
+        if let text = unknown(r.wageType) { return PayrollError(.invalidValue, "unknown value '\(text)'", field: "contract.wageType") }
+        if let text = unknown(r.weekStart) { return PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.weekStart") }
+        if let text = unknown(r.weeklyHoliday) {
+            return PayrollError(.invalidValue, "unknown weekday '\(text)'", field: "contract.weeklyHoliday")
+        }
+        for (keyword, field) in [(unknown(r.weeklyAllowance), "weeklyAllowance"), (unknown(r.nightAllowance), "nightAllowance"),
+                                 (unknown(r.overtimeAllowance), "overtimeAllowance"), (unknown(r.holidayAllowance), "holidayAllowance"),
+                                 (unknown(r.tax), "tax")] {
+            if let text = keyword { return PayrollError(.invalidValue, "unknown value '\(text)'", field: "contract.\(field)") }
+        }
+        // Unreachable from makeContract (it calls this only when a keyword is unknown).
+        return PayrollError(.invalidValue, "unknown value", field: "contract")
     }
 
     /// The shift as `PayrollInput.validated()` will normalise it where that cannot fail: a shift
