@@ -17,8 +17,11 @@ public enum PayrollJobHandlers {
         return RecalcJobHandler.batchSizeDefault
     }
 
-    public static func all() -> [any JobHandler] {
-        [RunPlanJobHandler(chunkEmployeesMax: chunkEmployeesMax), RunChunkJobHandler(), RecalcJobHandler(batchSize: recalcBatchMax)]
+    /// How month-end chunk jobs commit (`payrun worker --chunk-commit`; `ChunkCommit`,
+    /// `RunChunkJobHandler`): `.async` (the default) does not wait for the WAL flush, `.sync` does.
+    public static func all(chunkCommit: ChunkCommit = .async) -> [any JobHandler] {
+        [RunPlanJobHandler(chunkEmployeesMax: chunkEmployeesMax), RunChunkJobHandler(commit: chunkCommit),
+         RecalcJobHandler(batchSize: recalcBatchMax)]
     }
 
     /// The `employee.recalc` handler alone, batching up to `batchSize` jobs (benchmarks, tests).

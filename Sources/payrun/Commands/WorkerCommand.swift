@@ -63,6 +63,11 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .customLong("claim-ahead"), help: "Jobs claimed ahead of the job threads, so a thread that finishes a job starts the next at once (0: claim only for free threads).")
     var claimAhead: Int = 1
 
+    @Option(name: .customLong("chunk-commit"), help: ArgumentHelp(
+        "How month-end chunk jobs commit: async (no wait for the WAL flush; a server crash may lose the chunk jobs of its last moments, whose leases are then rescued and the same payslips computed again) or sync (wait for the flush).",
+        valueName: "async|sync"))
+    var chunkCommit: ChunkCommit = .async
+
     @Option(name: .customLong("worker-id"), help: ArgumentHelp("Worker id in jobs.leased_by and logs (default: host:pid).", valueName: "id"))
     var workerId: String?
 
@@ -94,7 +99,7 @@ struct WorkerCommand: ParsableCommand {
             leaseSeconds: leaseSeconds, heartbeatSeconds: heartbeatSeconds, pollSeconds: pollSeconds,
             shutdownGraceSeconds: graceSeconds, metricsPort: metricsPort, metricsHost: metricsHost,
             workerId: workerId ?? WorkerConfiguration.defaultWorkerId, claimAhead: claimAhead)
-        let pool = WorkerPool(configuration: configuration, handlers: PayrollJobHandlers.all(),
+        let pool = WorkerPool(configuration: configuration, handlers: PayrollJobHandlers.all(chunkCommit: chunkCommit),
                               periodic: PayrollJobHandlers.periodic(), logger: logger, metrics: metrics)
         let blocked = signals
         let signalThread = Thread {
@@ -117,3 +122,5 @@ struct WorkerCommand: ParsableCommand {
         }
     }
 }
+
+extension ChunkCommit: ExpressibleByArgument {}
