@@ -7,7 +7,8 @@ import PostgresClient
 /// Step 1 of `payrun bench`: the real month-end path. An in-process `WorkerPool` with the real
 /// handlers (N job threads, each its own connection) is started idle; the clock starts when
 /// `RunScheduler.scheduleMonthEnd` schedules every tenant's runs and stops when every run is
-/// calculated (read after each job the pool finishes, at least every 100 ms). Peak RSS of the process is reset just before and read right
+/// calculated (read after each job the pool finishes, at least every 100 ms) and the WAL is
+/// flushed past it (one synchronous commit). Peak RSS of the process is reset just before and read right
 /// after.
 struct PayrunMeasurement {
     var wallSeconds: Double
@@ -104,6 +105,10 @@ struct PayrunMeasurement {
                 progress.update("payrun: runs \(done)/\(total), chunks \(try row.int64(at: 3))/\(try row.int64(at: 4)), employees \(try row.int64(at: 5))/\(try row.int64(at: 6))")
             }
         }
+        // The month-end is done when what it wrote is durable: chunk jobs commit without waiting
+        // for the WAL flush (`ChunkCommit.async`), so the clock stops after one synchronous commit
+        // (an xid of its own, hence a commit record) that flushes the WAL past the last of them.
+        _ = try connection.execute("SELECT txid_current()")
         let wall = seconds(started.duration(to: clock.now))
         let peak = resetWorked ? ProcessMemory.peakKiB() : nil
         progress.finish()
