@@ -85,10 +85,11 @@ struct BenchCommandTests {
         defer { Self.dropDatabase("payrun_bench_e150", on: server) }
         guard let run = try PayrunBinary.run(
             ["bench", "--employees", "150", "--tenants", "2", "--threads", "2", "--chunk-size", "50", "--repeat", "3", "--json",
-             "--compute-sample", "100", "--database-url", server,
+             "--compute-sample", "100", "--database-url", server, "--baseline-repeat", "3",
              "--baseline-sql", Self.baselineSQL], input: "") else { return }
         #expect(run.exitCode == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "payrun month-end (").count - 1 == 3, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "SQL baseline (").count - 1 == 3, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         guard let size = (object?["sizes"] as? [[String: Any]])?.first else { Issue.record("no size"); return }
         #expect(Self.number(size, "repetitions") == 3)
@@ -97,9 +98,12 @@ struct BenchCommandTests {
         #expect(walls.count == 3 && floors.count == 3)
         #expect(walls.allSatisfy { $0 > 0 } && floors.allSatisfy { $0 > 0 })
         // The reported times are the medians of the three.
-        if walls.count == 3, floors.count == 3 {
+        let baselines = (size["baselineWallSecondsAll"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(baselines.count == 3 && baselines.allSatisfy { $0 > 0 })
+        if walls.count == 3, floors.count == 3, baselines.count == 3 {
             #expect(abs((Self.number(size, "payrun", "wallSeconds") ?? 0) - walls.sorted()[1]) < 0.0015)
             #expect(abs((Self.number(size, "floor", "wallSeconds") ?? 0) - floors.sorted()[1]) < 0.0015)
+            #expect(abs((Self.number(size, "baseline", "wallSeconds") ?? 0) - baselines.sorted()[1]) < 0.0015)
         }
         // Each month-end started from a clean slate: one payslip per computed employee, every run calculated once.
         let computed = Self.number(size, "employeesComputed") ?? 0

@@ -12,6 +12,8 @@ struct BenchEntry {
     /// Every repetition's wall time (`--repeat`), in the order run; `payrun` and `floor` are the medians.
     var payrunWallSeconds: [Double] = []
     var floorWallSeconds: [Double] = []
+    /// Every SQL baseline run's wall time (`--baseline-repeat`); `baseline` is the median.
+    var baselineWallSeconds: [Double] = []
     var loadAverage: String? = MachineInfo.current(repository: nil).loadAverage
 
     var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
@@ -47,6 +49,7 @@ struct BenchEntry {
             "repetitions": max(1, payrunWallSeconds.count),
             "payrunWallSecondsAll": payrunWallSeconds.map(round3),
             "floorWallSecondsAll": floorWallSeconds.map(round3),
+            "baselineWallSecondsAll": baselineWallSeconds.map(round3),
             "payrun": [
                 "wallSeconds": round3(payrun.wallSeconds),
                 "employeesPerSecond": round1(employeesPerSecond),
@@ -125,11 +128,13 @@ struct BenchReport {
                                 e.payrun.peakRSSKiB.map { String($0 / 1024) } ?? "–", e.scaling.speedUp, e.scaling.threads,
                                 e.scaling.employees, e.perJobSpeedUpText, e.floor.wallSeconds, e.floorRatio, e.baseline.wallSeconds, e.baselineRatio))
         }
-        for e in entries where e.payrunWallSeconds.count > 1 {
+        for e in entries where e.payrunWallSeconds.count > 1 || e.baselineWallSeconds.count > 1 {
             lines.append("")
             lines.append("\(e.store.employees): medians of \(e.payrunWallSeconds.count) alternated runs; payrun "
                          + e.payrunWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s; floor "
-                         + e.floorWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s")
+                         + e.floorWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s; SQL baseline (median of "
+                         + "\(e.baselineWallSeconds.count)) "
+                         + e.baselineWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s")
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "

@@ -44,6 +44,9 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: ArgumentHelp(
         "Month-end and floor measurements per size, alternated (month-end, floor, month-end, …); the median of each counts (the lower middle one for an even count), every wall time is in the JSON.",
         valueName: "n")) var repetitions: Int = 1
+    @Option(name: .customLong("baseline-repeat"), help: ArgumentHelp(
+        "SQL baseline runs per size (after the last floor, each after a CHECKPOINT); the median counts, every wall time is in the JSON.",
+        valueName: "n")) var baselineRepetitions: Int = 1
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
     func sizes() throws -> [Int] {
@@ -58,8 +61,8 @@ struct BenchRunCommand: ParsableCommand {
     func validate() throws {
         _ = try sizes()
         guard tenants >= 1, (1...64).contains(threads ?? 1), chunkSize >= 1, shiftsPerEmployee >= 0, computeSample >= 1,
-              (1...100).contains(repetitions) else {
-            throw ValidationError("--tenants ≥ 1, --threads 1…64, --chunk-size ≥ 1, --shifts-per-employee ≥ 0, --compute-sample ≥ 1, --repeat 1…100")
+              (1...100).contains(repetitions), (1...100).contains(baselineRepetitions) else {
+            throw ValidationError("--tenants ≥ 1, --threads 1…64, --chunk-size ≥ 1, --shifts-per-employee ≥ 0, --compute-sample ≥ 1, --repeat 1…100, --baseline-repeat 1…100")
         }
     }
 
@@ -98,14 +101,18 @@ struct BenchRunCommand: ParsableCommand {
             var payrun = median(payruns, by: \.wallSeconds)
             payrun.peakRSSKiB = payruns.compactMap(\.peakRSSKiB).max()
             let floor = median(floors, by: \.wallSeconds)
-            BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
-            log("\(store.name): SQL baseline…")
-            let peer = try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
+            var peers: [BaselineMeasurement] = []
+            for repetition in 1...baselineRepetitions {
+                BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
+                log("\(store.name): SQL baseline\(baselineRepetitions > 1 ? " (\(repetition) of \(baselineRepetitions))" : "")…")
+                peers.append(try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period))
+            }
+            let peer = median(peers, by: \.wallSeconds)
             log("\(store.name): compute scaling…")
             let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample, log: log)
             let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
                                    scaling: scaling, payrunWallSeconds: payruns.map(\.wallSeconds),
-                                   floorWallSeconds: floors.map(\.wallSeconds))
+                                   floorWallSeconds: floors.map(\.wallSeconds), baselineWallSeconds: peers.map(\.wallSeconds))
             log(entry.oneLine)
             entries.append(entry)
         }
