@@ -54,9 +54,11 @@ public final class JobContext {
     }
 
     /// Runs `body` in a transaction on the job's connection scoped to the job's tenant: `BEGIN`
-    /// and the tenant (`SET LOCAL payrun.tenant_id`, as `scopeToTenant` sets it) in one round trip.
-    public func tenantTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try connection.transaction(settingLocally: [(name: "payrun.tenant_id", value: String(job.tenantId))], body)
+    /// and the tenant (`SET LOCAL payrun.tenant_id`, as `scopeToTenant` sets it) in one round trip,
+    /// with `settingLocally` (more `SET LOCAL`s, e.g. `synchronous_commit`) in the same round trip.
+    public func tenantTransaction<T>(settingLocally settings: [(name: String, value: String)] = [],
+                                     _ body: (PostgresConnection) throws -> T) throws -> T {
+        try connection.transaction(settingLocally: [(name: "payrun.tenant_id", value: String(job.tenantId))] + settings, body)
     }
 
     /// Completes the job (`JobQueue.complete`, fenced by the lease: throws `leaseLost` if it is no
