@@ -11,13 +11,28 @@ import Testing
 struct ChunkLoaderColumnsTests {
     typealias F = PayrollDataFixture
 
-    /// The contract's fields as `ContractRow` reads them, through `columnsSQL`.
+    /// The contract's fields as the loader reads them: its stored `load_fields` (migration 0020).
     static func packedRow(_ id: Int64, _ c: PostgresConnection) throws -> ChunkLoader.ContractRow? {
         var found: ChunkLoader.ContractRow?
-        _ = try c.copyOut("COPY (SELECT \(ChunkLoader.ContractRow.columnsSQL) FROM payrun.contracts x WHERE x.id = \(id)) TO STDOUT (FORMAT binary)") { row in
-            found = try ChunkLoader.ContractRow(row: &row)
+        _ = try c.copyOut("COPY (SELECT \(ChunkLoader.ContractRow.loadFieldsSQL) FROM payrun.contracts x WHERE x.id = \(id)) TO STDOUT (FORMAT binary)") { row in
+            found = try ChunkLoader.ContractRow(loadFields: &row)
         }
+        #expect(try Self.loadFieldsMatchColumns(id, c))
         return found
+    }
+
+    /// Whether the stored `load_fields` of contract `id` are byte for byte the fields a binary COPY
+    /// of `columnsSQL` sends for it now (the definition migration 0020's expression must follow).
+    static func loadFieldsMatchColumns(_ id: Int64, _ c: PostgresConnection) throws -> Bool {
+        var sent: [UInt8]?, stored: [UInt8]?
+        _ = try c.copyOut("COPY (SELECT \(ChunkLoader.ContractRow.columnsSQL) FROM payrun.contracts x WHERE x.id = \(id)) TO STDOUT (FORMAT binary)") { row in
+            #expect(row.fieldCount == ChunkLoader.ContractRow.fieldCount)
+            sent = Array(row.unreadBytes)
+        }
+        _ = try c.copyOut("COPY (SELECT x.load_fields FROM payrun.contracts x WHERE x.id = \(id)) TO STDOUT (FORMAT binary)") { row in
+            stored = try row.bytea()
+        }
+        return sent != nil && sent == stored
     }
 
     static func text<V>(_ keyword: StoredKeyword<V>?) -> String? {
@@ -69,6 +84,45 @@ struct ChunkLoaderColumnsTests {
             #expect(r.insurance.nationalPension == flag && r.insurance.health == !flag && r.insurance.employment)
             #expect(r.nonTaxable.mealsWon == amount && r.nonTaxable.carAllowanceWon == 0 && r.nonTaxable.childcareWon == amount)
             #expect(r.id == id)
+        }
+    }
+
+    @Test("load_fields (0020) hold the bytes COPY sends for columnsSQL: NULLs, set optional fields, texts with backslashes")
+    func loadFieldsFollowUpdates() throws {
+        let c = try F.migrated("loader_load_fields")
+        try F.seed(c)
+        try ChunkLoaderDecodingTests.dropChecks("contracts", c)
+        // A contract that is its employee's only one (its end can be set and unset without an overlap).
+        let id = try c.queryOne("""
+            SELECT min(x.id) FROM payrun.contracts x WHERE x.tenant_id = $1
+               AND NOT EXISTS (SELECT 1 FROM payrun.contracts y WHERE y.tenant_id = x.tenant_id AND y.employee_id = x.employee_id AND y.id <> x.id)
+            """, [.int(F.tenant)])?.int64(at: 0) ?? -1
+        // Texts that bytea's input would misread if not escaped: a leading `\x`, a lone backslash,
+        // doubled backslashes, octal-looking escapes; and multibyte text.
+        let texts = ["\\x41", "\\", "a\\\\b", "\\101\\", "monthly", "월급 \\ 주"]
+        for (k, text) in texts.enumerated() {
+            let set = k % 2 == 0
+            try c.execute("""
+                UPDATE payrun.contracts SET wage_type = $2, week_start = CASE WHEN $3 THEN $2 END,
+                       effective_to_exclusive = CASE WHEN $3 THEN effective_from + 1 END,
+                       default_break_minutes = CASE WHEN $3 THEN -7 END,
+                       national_pension_base_won = CASE WHEN $3 THEN 9223372036854775807 END,
+                       health_base_won = CASE WHEN $3 THEN -9223372036854775808 END,
+                       employment_base_won = CASE WHEN $3 THEN 0 END, tax = $2
+                 WHERE id = $1
+                """, [.int(id), .text(text), .bool(set)])
+            guard let r = try Self.packedRow(id, c) else { Issue.record("contract \(id) not read"); return }
+            #expect(Self.text(r.wageType) == text && Self.text(r.tax) == text)
+            #expect(Self.text(r.weekStart) == (set ? text : nil))
+            #expect(r.effectiveToExclusive == (set ? r.effectiveFrom.adding(days: 1) : nil))
+            #expect(r.defaultBreakMinutes == (set ? -7 : nil))
+            #expect(r.insuranceBase.nationalPensionWon == (set ? Int64.max : nil))
+            #expect(r.insuranceBase.healthWon == (set ? Int64.min : nil))
+            #expect(r.insuranceBase.employmentWon == (set ? 0 : nil))
+        }
+        // Every contract of the fixture, as seeded.
+        for row in try c.query("SELECT id FROM payrun.contracts ORDER BY id") {
+            #expect(try Self.loadFieldsMatchColumns(try row.int64(at: 0), c))
         }
     }
 

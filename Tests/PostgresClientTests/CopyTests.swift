@@ -87,6 +87,48 @@ struct CopyTests {
         #expect(mismatches == 0)
     }
 
+    @Test("withNestedFields reads a bytea of binary COPY fields with the field readers; NULL or unread bytes are errors")
+    func nestedFields() throws {
+        let database = try TestDatabase.create("copy_nested")
+        defer { database.drop() }
+        let connection = try database.connect()
+        // The fields (int8 7, NULL, text 'é\\x', bool true) as a binary COPY row would carry them.
+        let nested = "'\\x00000008'::bytea || int8send(7) || '\\xffffffff'::bytea || int4send(octet_length('é\\x')) || convert_to('é\\x', 'UTF8') || '\\x00000001'::bytea || boolsend(true)"
+        var read: [String] = []
+        _ = try connection.copyOut("COPY (SELECT 1::int8, \(nested), 2::int4) TO STDOUT (FORMAT binary)") { row in
+            read.append(String(try row.int64()))
+            try row.withNestedFields(count: 4) { f in
+                read.append(String(try f.int64()))
+                read.append(f.isNull ? "NULL" : "?")
+                try f.skip()
+                read.append(try f.text())
+                read.append(String(try f.bool()))
+            }
+            read.append(String(try row.int32()))
+        }
+        #expect(read == ["1", "7", "NULL", "é\\x", "true", "2"])
+
+        // Fewer fields read than the layout holds, a NULL field, and a count beyond the bytes.
+        func failure(_ sql: String, count: Int, reading: Int) -> PostgresError? {
+            do {
+                _ = try connection.copyOut("COPY (SELECT \(sql)) TO STDOUT (FORMAT binary)") { row in
+                    try row.withNestedFields(count: count) { f in for _ in 0..<reading { try f.skip() } }
+                }
+                return nil
+            } catch let error as PostgresError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        for (sql, count, reading) in [(nested, 4, 3), ("NULL::bytea", 4, 0), (nested, 5, 5)] {
+            let error = failure(sql, count: count, reading: reading)
+            #expect(error?.kind == .copyFormat, "\(sql), \(reading) of \(count) fields read: \(String(describing: error))")
+        }
+        // The connection is usable afterwards.
+        #expect(try connection.queryOne("SELECT 1")?.int64(at: 0) == 1)
+    }
+
     @Test("copyOut streams: each row is handled in the callback, nothing is collected")
     func streamingCallback() throws {
         let database = try TestDatabase.create("copy_stream")

@@ -91,13 +91,14 @@ extension ChunkLoader {
         // plan — index range scan or bitmap scan — will do); they are grouped by employee through
         // `EmployeeIndex` (rows of employees not loaded are dropped) and sorted per employee below.
 
-        // Contracts overlapping the period.
+        // Contracts overlapping the period, each as its stored `load_fields` (migration 0020: the
+        // fields of `ContractRow.columnsSQL` in one bytea, one send on the server instead of ~10).
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
         var index = EmployeeIndex(employees: employees)
         let keywords = StoredKeywords.Contract()
         if !employees.isEmpty {
             try connection.copyOut("""
-                COPY (SELECT x.employee_id, \(ContractRow.columnsSQL)
+                COPY (SELECT x.employee_id, \(ContractRow.loadFieldsSQL)
                       FROM payrun.contracts x
                       WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
                         AND x.effective_from <= \(DateConversion.dateLiteral(periodEnd))
@@ -105,7 +106,7 @@ extension ChunkLoader {
                      ) TO STDOUT (FORMAT binary)
                 """) { row in
                 guard let i = index.index(of: try row.int64()) else { return }
-                contracts.append(try ContractRow(row: &row, keywords: keywords), group: i)
+                contracts.append(try ContractRow(loadFields: &row, keywords: keywords), group: i)
             }
         }
 

@@ -129,6 +129,11 @@ extension ChunkLoader {
         /// - the other six schedule minutes come in pairs, one `int8` each: the first day in the
         ///   high 32 bits, the second's 32 bits below (`(a << 32) | (b & 0xFFFFFFFF)`), exact for
         ///   every `integer`, also outside the 0…1440 the CHECK allows.
+        ///
+        /// The loader does not send these columns: migration 0020 stores their binary COPY bytes in
+        /// the generated column `load_fields` (`loadFieldsSQL`), one `bytea` per contract, which
+        /// `init(row:)` reads with the same readers (`BinaryCopyRow.withNestedFields`). This query
+        /// is the definition those bytes must match (`ChunkLoaderColumnsTests` compares them).
         static let columnsSQL = """
             x.id, x.effective_from, x.effective_to_exclusive, x.wage_type, x.wage_won,
             (x.scheduled_mon_minutes::int8 << 32) | (x.scheduled_tue_minutes::int8 & 4294967295),
@@ -142,6 +147,12 @@ extension ChunkLoader {
             x.national_pension_base_won, x.health_base_won, x.employment_base_won, NULLIF(x.tax COLLATE "C", 'simplified'),
             NULLIF(x.non_taxable_meals_won, 0), NULLIF(x.non_taxable_car_allowance_won, 0), NULLIF(x.non_taxable_childcare_won, 0)
             """
+
+        /// The contract's fields as one `bytea` of `fieldCount` binary COPY fields: `columnsSQL`
+        /// computed when the row was written (migration 0020), read with `init(loadFields:)`.
+        static let loadFieldsSQL = "x.load_fields"
+        /// Fields of `columnsSQL` (and of `load_fields`).
+        static let fieldCount = 26
 
         /// Two `integer`s packed by `columnsSQL` into one `int8`: (high 32 bits, low 32 bits).
         @inline(__always)
@@ -442,6 +453,14 @@ extension ChunkLoader.ContractRow {
                   defaultBreakMinutes: defaultBreakMinutes, weeklyAllowance: weeklyAllowance, nightAllowance: nightAllowance,
                   overtimeAllowance: overtimeAllowance, holidayAllowance: holidayAllowance, insurance: insurance,
                   insuranceBase: insuranceBase, tax: tax, nonTaxable: nonTaxable)
+    }
+
+    /// Reads the next field, `load_fields` (`loadFieldsSQL`): the `fieldCount` fields of
+    /// `columnsSQL` inside one `bytea`, read as `init(row:keywords:)` reads them from the row; a
+    /// NULL or a layout with other fields is a `.copyFormat` error.
+    @inline(__always)
+    init(loadFields row: inout BinaryCopyRow, keywords: borrowing StoredKeywords.Contract = StoredKeywords.Contract()) throws {
+        self = try row.withNestedFields(count: Self.fieldCount) { fields in try Self(row: &fields, keywords: keywords) }
     }
 }
 

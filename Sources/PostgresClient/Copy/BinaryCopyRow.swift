@@ -150,6 +150,37 @@ public struct BinaryCopyRow {
         return bytes
     }
 
+    /// The next field, a `bytea` that holds `fieldCount` fields encoded as in a binary COPY row
+    /// (each a 4-byte big-endian length, -1 for NULL, then its bytes; no field count in front),
+    /// read by `body` with the same readers as a row's fields. The bytes are not copied and are
+    /// valid only inside `body`. Throws `.copyFormat` when the field is NULL or when `body` leaves
+    /// bytes unread after reading all `fieldCount` fields (a layout the reader does not expect).
+    /// Errors of the nested readers number the fields within the nested row.
+    @inlinable @inline(__always)
+    public mutating func withNestedFields<R>(count fieldCount: Int,
+                                             _ body: (inout BinaryCopyRow) throws -> R) throws -> R {
+        let length = try nextLength()
+        guard length >= 0 else { throw Self.nestedFieldsNull(field: fieldIndex - 1) }
+        var nested = BinaryCopyRow(base: base + offset, byteCount: length, fieldCount: fieldCount)
+        offset &+= length
+        let result = try body(&nested)
+        guard nested.nextFieldIndex == fieldCount, nested.offset == length else {
+            throw Self.nestedFieldsLeft(field: fieldIndex - 1, read: nested.nextFieldIndex, of: fieldCount,
+                                        bytesLeft: length - nested.offset)
+        }
+        return result
+    }
+
+    @usableFromInline @inline(never)
+    static func nestedFieldsNull(field: Int) -> PostgresError {
+        .copyFormat("field \(field) is NULL; expected a bytea of nested fields")
+    }
+
+    @usableFromInline @inline(never)
+    static func nestedFieldsLeft(field: Int, read: Int, of fieldCount: Int, bytesLeft: Int) -> PostgresError {
+        .copyFormat("field \(field): \(read) of \(fieldCount) nested fields read, \(bytesLeft) bytes left")
+    }
+
     /// Reads the next field with `read`, or returns nil (consuming it) if it is NULL:
     /// `let hours = try row.optional { try $0.int32() }`.
     @inlinable
