@@ -19,6 +19,16 @@ struct BenchEntry {
     var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
     var shiftsPerSecond: Double { Double(store.shifts) / payrun.wallSeconds }
     var floorRatio: Double { payrun.wallSeconds / floor.wallSeconds }
+    /// Payrun's wall time over the floor's for each alternated pair (month-end i, then floor i), in
+    /// the order run: a pair runs within seconds, so a change of the machine's speed between
+    /// repetitions (this VM's moves ±20 % within minutes) moves both sides of a pair alike, which the
+    /// ratio of the two medians does not undo. Empty for a single run.
+    var pairRatios: [Double] {
+        guard payrunWallSeconds.count > 1 else { return [] }
+        return zip(payrunWallSeconds, floorWallSeconds).compactMap { $1 > 0 ? $0 / $1 : nil }
+    }
+    /// The median of `pairRatios` (the lower middle one for an even count, as the other medians).
+    var pairRatioMedian: Double? { pairRatios.isEmpty ? nil : median(pairRatios, by: { $0 }) }
     var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
 
     var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
@@ -69,6 +79,8 @@ struct BenchEntry {
                 "wallSeconds": round3(floor.wallSeconds), "chunks": floor.chunks, "shiftsOut": floor.shiftsOut, "payslipsIn": floor.payslipsIn,
                 "employeesPerSecond": round1(Double(payrun.employees) / floor.wallSeconds),
                 "ratio": round3(floorRatio),
+                "pairRatios": pairRatios.map(round3),
+                "pairRatioMedian": pairRatioMedian.map(round3) as Any,
             ] as [String: Any],
             "baseline": [
                 "wallSeconds": round3(baseline.wallSeconds), "employees": baseline.employees, "script": baseline.path,
@@ -134,7 +146,11 @@ struct BenchReport {
                          + e.payrunWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s; floor "
                          + e.floorWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s; SQL baseline (median of "
                          + "\(e.baselineWallSeconds.count)) "
-                         + e.baselineWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s")
+                         + e.baselineWallSeconds.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " s"
+                         + (e.pairRatioMedian.map { median in
+                             "; payrun ÷ floor per pair " + e.pairRatios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+                                 + String(format: " (median ×%.2f)", median)
+                         } ?? ""))
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "
