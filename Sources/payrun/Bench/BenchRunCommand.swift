@@ -42,7 +42,7 @@ struct BenchRunCommand: ParsableCommand {
     var baselineSQL: String?
     @Option(name: .customLong("compute-sample"), help: "Employees loaded for the compute-scaling measurement.") var computeSample: Int = 50_000
     @Option(name: .customLong("repeat"), help: ArgumentHelp(
-        "Month-end and floor measurements per size, alternated (month-end, floor, month-end, …); the median of each counts (the lower middle one for an even count), every wall time is in the JSON.",
+        "Month-end and floor measurements per size, alternated (month-end, floor, month-end, …); the median of each counts (the lower middle one for an even count), every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ floor i) with their median.",
         valueName: "n")) var repetitions: Int = 1
     @Option(name: .customLong("baseline-repeat"), help: ArgumentHelp(
         "SQL baseline runs per size (after the last floor, each after a CHECKPOINT); the median counts, every wall time is in the JSON.",
