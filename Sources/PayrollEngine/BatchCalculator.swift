@@ -1,27 +1,32 @@
 import Dispatch
 import PayrollRules
+import Synchronization
 
 /// Computes many employee-periods in parallel with `DispatchQueue.concurrentPerform`.
 ///
-/// Employees are independent, so the batch is cut into contiguous slices of about
-/// `sliceEmployees` employees that the workers take one at a time, and every result is written to
-/// its input's index: the output order (and every amount) is the same whatever the thread count.
-/// A failing employee yields a `PayrollError` in its slot; the others are still computed.
+/// Employees are independent, so the batch is cut into contiguous slices of `sliceEmployees`
+/// employees, and every result is written to its input's index: the output order (and every
+/// amount) is the same whatever the thread count. A failing employee yields a `PayrollError` in
+/// its slot; the others are still computed.
 ///
-/// Two things keep two cores from getting in each other's way (measured: `benchmarks/RESULTS.md`,
-/// "compute-speed"):
-/// - small slices: a worker that finishes early takes the next slice, so the last one to finish
-///   waits for at most one small slice (with a few big slices it could wait for a whole one);
+/// Three things keep two cores from getting in each other's way (measured: `benchmarks/RESULTS.md`,
+/// "compute-speed" and session 13):
+/// - one work item per worker, each taking the next slice from a shared counter until none is
+///   left: a worker that finishes early takes the next slice, so the last one to finish waits for
+///   at most one small slice, and a worker thread that wakes late only finds fewer slices left;
+/// - small slices (≈ 50 µs of work): the wait at the end stays small next to a chunk job's few
+///   milliseconds of compute;
 /// - no shared reference counts: the inputs of a chunk share one workplace calendar (the same
 ///   array buffers), and every copy of an input retains and releases those buffers — atomic
-///   writes to the same cache lines from both cores. Each slice computes with its own copy of
-///   each calendar it meets (`CalendarCopies`), so those writes stay on one core. The copy holds
-///   the same entries, so every result is unchanged.
+///   writes to the same cache lines from both cores. Each worker computes with its own copy of
+///   each calendar it meets (`CalendarCopies`), made once per call and worker rather than once per
+///   slice, so those writes stay on one core. The copy holds the same entries, so every result is
+///   unchanged.
 public enum BatchCalculator {
     /// Upper bound on the employees one call accepts; callers chunk larger runs.
     public static let employeesMax = 1_000_000
-    /// Employees per work item when computing in parallel (≈ 0.5 ms of work).
-    static let sliceEmployees = 48
+    /// Employees per slice when computing in parallel (≈ 50 µs of work at ≈ 3.3 µs per employee).
+    static let sliceEmployees = 16
 
     /// - Parameters:
     ///   - inputs: one entry per employee-period.
@@ -45,14 +50,19 @@ public enum BatchCalculator {
                         results.store(compute(shared.address(i), calendar: calendars.current), at: i)
                     }
                 } else {
-                    let slices = min(count, max(workers * 4, (count + sliceEmployees - 1) / sliceEmployees))
-                    DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                        let lower = count * slice / slices
-                        let upper = count * (slice + 1) / slices
+                    let slices = SlicePlan(count: count, sliceEmployees: sliceEmployees)
+                    // Relaxed: the counter only hands out slice numbers, each once; the results
+                    // are published by `concurrentPerform`'s return.
+                    let next = Atomic<Int>(0)
+                    DispatchQueue.concurrentPerform(iterations: workers) { _ in
                         var calendars = CalendarCopies(copies: true)
-                        for i in lower..<upper {
-                            calendars.select(for: shared[i])
-                            results.store(compute(shared.address(i), calendar: calendars.current), at: i)
+                        while true {
+                            let slice = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                            if slice >= slices.count { break }
+                            for i in slices.bounds(of: slice) {
+                                calendars.select(for: shared[i])
+                                results.store(compute(shared.address(i), calendar: calendars.current), at: i)
+                            }
                         }
                     }
                 }
@@ -74,6 +84,30 @@ public enum BatchCalculator {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+/// Contiguous slices of `sliceEmployees` employees (the last one shorter) over `0..<count`:
+/// slice k is `k * sliceEmployees ..< min(count, (k + 1) * sliceEmployees)`. Together they
+/// partition `0..<count`, in order.
+struct SlicePlan {
+    let total: Int
+    let sliceEmployees: Int
+    /// The number of slices (0 for an empty batch).
+    let count: Int
+
+    init(count total: Int, sliceEmployees: Int) {
+        precondition(total >= 0 && sliceEmployees > 0, "slice plan")
+        self.total = total
+        self.sliceEmployees = sliceEmployees
+        count = (total + sliceEmployees - 1) / sliceEmployees
+    }
+
+    /// The input indices of slice `slice` (`0 ..< count`).
+    @inline(__always)
+    func bounds(of slice: Int) -> Range<Int> {
+        let lower = slice * sliceEmployees
+        return lower..<min(total, lower + sliceEmployees)
     }
 }
 

@@ -1,4 +1,4 @@
-import PayrollEngine
+@testable import PayrollEngine
 import PayrollRules
 import Testing
 
@@ -41,6 +41,33 @@ struct BatchCalculatorTests {
         #expect(a.shifts == b.shifts)
         #expect(a.contract.scheduleMinutes == b.contract.scheduleMinutes)
         #expect(a.contract.wageWon == b.contract.wageWon)
+    }
+
+    @Test("batches of every size around the slice length give the serial results at 2 and 3 threads",
+          arguments: [1, 2, 15, 16, 17, 31, 32, 33, 47, 100])
+    func sliceBoundaries(count: Int) {
+        let inputs = (0..<count).map { workforce.employee(1_000 + $0) }
+        let serial = BatchCalculator.calculate(inputs, parallelism: 1)
+        #expect(serial.count == count)
+        #expect(BatchCalculator.calculate(inputs, parallelism: 2) == serial)
+        #expect(BatchCalculator.calculate(inputs, parallelism: 3) == serial)
+    }
+
+    @Test("the slices partition the batch: contiguous, in order, none empty, each at most the slice length")
+    func slicePlanPartitions() {
+        for total in [0, 1, 15, 16, 17, 1_700, 1_701] {
+            for length in [1, 16, 48] {
+                let plan = SlicePlan(count: total, sliceEmployees: length)
+                var next = 0
+                for slice in 0..<plan.count {
+                    let bounds = plan.bounds(of: slice)
+                    #expect(bounds.lowerBound == next, "slice \(slice) of \(total)/\(length) starts at \(bounds.lowerBound)")
+                    #expect(!bounds.isEmpty && bounds.count <= length)
+                    next = bounds.upperBound
+                }
+                #expect(next == total, "\(total)/\(length): the slices end at \(next)")
+            }
+        }
     }
 
     @Test("an empty batch gives no results")
