@@ -77,6 +77,26 @@ struct BenchCommandTests {
         #expect((Self.number(size, "computeScaling", "perJob", "speedUp") ?? 0) > 0)
         #expect((Self.number(size, "computeScaling", "perJob", "jobs") ?? 0) >= 1)
         #expect(Self.number(size, "computeScaling", "perJob", "employees").map { $0 > 0 && $0 <= computed } == true)
+        // Each repetition as a pair (one thread over the two threads right after it), and their median.
+        let scaling = size["computeScaling"] as? [String: Any] ?? [:]
+        let batchPairs = (scaling["pairSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(batchPairs.count == 5 && batchPairs.allSatisfy { $0 > 0 }, "\(batchPairs)")
+        if batchPairs.count == 5 { #expect(Self.number(size, "computeScaling", "pairSpeedUpMedian") == batchPairs.sorted()[2]) }
+        // Per job: five pairs per job, each weighted by its job's employees; the weighted median is
+        // the smallest pair at which half the weight is reached.
+        let perJob = scaling["perJob"] as? [String: Any] ?? [:]
+        let jobPairs = (perJob["pairSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let jobWeights = (perJob["pairEmployees"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(jobPairs.count == 5 * Int(Self.number(size, "computeScaling", "perJob", "jobs") ?? 0))
+        #expect(jobWeights.count == jobPairs.count && jobWeights.reduce(0, +) == 5 * (Self.number(size, "computeScaling", "perJob", "employees") ?? 0))
+        let sorted = zip(jobPairs, jobWeights).sorted { $0.0 < $1.0 }
+        var cumulative = 0.0, expected: Double?
+        for (value, weight) in sorted where expected == nil {
+            cumulative += weight
+            if cumulative * 2 >= jobWeights.reduce(0, +) { expected = value }
+        }
+        #expect(expected != nil && Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian") == expected,
+                "\(String(describing: expected)) against \(String(describing: Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian")))")
     }
 
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")

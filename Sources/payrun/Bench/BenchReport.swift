@@ -32,6 +32,13 @@ struct BenchEntry {
     var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
 
     var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
+    /// "median of pairs: batch 1.88×, per job 1.86×", or nil when no pair was measured.
+    var pairSpeedUpText: String? {
+        guard let batch = scaling.pairSpeedUpMedian else { return nil }
+        return String(format: "compute speed-up, median of pairs: batch %.2f× (%@)", batch,
+                      scaling.pairSpeedUps.map { String(format: "%.2f", $0) }.joined(separator: ", "))
+            + (scaling.perJob?.pairSpeedUpMedian.map { String(format: ", per job %.2f× (%d pairs, weighted by employees)", $0, scaling.perJob?.pairs.count ?? 0) } ?? "")
+    }
 
     static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
 
@@ -91,10 +98,16 @@ struct BenchEntry {
                 "employees": scaling.employees, "threads": scaling.threads,
                 "oneThreadSeconds": round3(scaling.oneCoreSeconds), "allThreadsSeconds": round3(scaling.allCoresSeconds),
                 "speedUp": round3(scaling.speedUp),
+                "pairSpeedUps": scaling.pairSpeedUps.map(round3),
+                "pairSpeedUpMedian": scaling.pairSpeedUpMedian.map(round3) as Any,
                 "perJob": scaling.perJob.map { [
                     "employees": $0.employees, "jobs": $0.jobs,
                     "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
                     "speedUp": round3($0.speedUp),
+                    "pairs": $0.pairs.count,
+                    "pairSpeedUps": $0.pairs.map { round3($0.speedUp) },
+                    "pairEmployees": $0.pairs.map { Int($0.weight) },
+                    "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                 ] as [String: Any] } as Any,
             ] as [String: Any],
             "loadAverage": loadAverage as Any,
@@ -151,6 +164,12 @@ struct BenchReport {
                              "; payrun ÷ floor per pair " + e.pairRatios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
                                  + String(format: " (median ×%.2f)", median)
                          } ?? ""))
+        }
+        for e in entries {
+            if let text = e.pairSpeedUpText {
+                lines.append("")
+                lines.append("\(e.store.employees): \(text)")
+            }
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "

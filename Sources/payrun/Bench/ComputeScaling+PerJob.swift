@@ -13,17 +13,23 @@ extension ComputeScaling {
     /// decoded, as in the month-end, not 50,000 inputs loaded long before (the batch measurement
     /// above, whose one-thread side streams every input from memory). The two parallelisms
     /// alternate, the first of them changing from job to job and repetition to repetition; the
-    /// best time of each parallelism per job counts, summed over the jobs.
+    /// best time of each parallelism per job counts, summed over the jobs. Each repetition of a
+    /// job is also a pair (its one-thread time over its two-thread time, taken milliseconds
+    /// apart): `pairSpeedUpMedian` is their median, each pair weighted by its job's employees.
     struct PerJob {
         var employees: Int
         var jobs: Int
         var oneCoreSeconds: Double
         var allCoresSeconds: Double
         var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
+        /// Every (job, repetition) pair's speed-up with its job's employee count as weight.
+        var pairs: [(speedUp: Double, weight: Double)] = []
+        var pairSpeedUpMedian: Double? { weightedMedian(pairs) }
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             var employees = 0, jobs = 0
             var one = 0.0, all = 0.0
+            var pairs: [(speedUp: Double, weight: Double)] = []
             for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
                 guard let tenant = job.first?.tenant else { continue }
                 let chunks: [LoadedChunk] = try connection.transaction { c in
@@ -44,17 +50,25 @@ extension ComputeScaling {
                 var best = (one: Double.infinity, all: Double.infinity)
                 for repetition in 0..<repetitions {
                     let order = (jobs + repetition) % 2 == 0 ? [1, threads] : [threads, 1]
+                    var pair = (one: 0.0, all: 0.0)
                     for parallelism in order {
                         let seconds = timedCalculation(inputs, parallelism: parallelism)
-                        if parallelism == 1 { best.one = min(best.one, seconds) } else { best.all = min(best.all, seconds) }
+                        if parallelism == 1 {
+                            best.one = min(best.one, seconds)
+                            pair.one = seconds
+                        } else {
+                            best.all = min(best.all, seconds)
+                            pair.all = seconds
+                        }
                     }
+                    if pair.all > 0 { pairs.append((pair.one / pair.all, Double(inputs.count))) }
                 }
                 one += best.one
                 all += best.all
                 employees += inputs.count
                 jobs += 1
             }
-            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all)
+            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs)
         }
     }
 
@@ -66,4 +80,19 @@ extension ComputeScaling {
         precondition(results.count == inputs.count)
         return elapsed
     }
+}
+
+/// The weighted median of `values`: the smallest value at which the weights of the values up to it
+/// reach half of all the weight (the lower one when two are tied at exactly half, as `median`).
+/// nil when there is no positive weight.
+func weightedMedian(_ values: [(speedUp: Double, weight: Double)]) -> Double? {
+    let sorted = values.filter { $0.weight > 0 }.sorted { $0.speedUp < $1.speedUp }
+    let total = sorted.reduce(0) { $0 + $1.weight }
+    guard total > 0 else { return nil }
+    var cumulative = 0.0
+    for value in sorted {
+        cumulative += value.weight
+        if cumulative * 2 >= total { return value.speedUp }
+    }
+    return sorted.last?.speedUp
 }

@@ -8,13 +8,20 @@ import PostgresClient
 /// at parallelism 1 and N. The inputs — up to `sampleMax` employees, chunk by chunk in plan order —
 /// are loaded by `ChunkLoader` (untimed); once the tables the steps before wrote are vacuumed and
 /// analyzed, no autovacuum worker runs and a CHECKPOINT has written out what those steps left dirty, the two parallelisms are timed alternately
-/// `repetitions` times each and the best of each counts.
+/// `repetitions` times each and the best of each counts. Each repetition's own ratio (its one-thread
+/// time over the two-thread time measured right after it) is kept too (`pairSpeedUps`): this VM's
+/// speed changes within seconds, and the best of each side can come from different speeds (a
+/// "best of five" above 2 on two cores).
 struct ComputeScaling {
     var employees: Int
     var threads: Int
     var oneCoreSeconds: Double
     var allCoresSeconds: Double
     var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
+    /// Each repetition's one-thread time over its two-thread time, in the order run.
+    var pairSpeedUps: [Double] = []
+    /// The median of `pairSpeedUps` (the lower middle one for an even count).
+    var pairSpeedUpMedian: Double? { pairSpeedUps.isEmpty ? nil : median(pairSpeedUps, by: { $0 }) }
     /// The same two parallelisms job by job (`PerJob`), when measured.
     var perJob: PerJob?
 
@@ -69,12 +76,16 @@ struct ComputeScaling {
         func timed(_ parallelism: Int) -> Double { timedCalculation(inputs, parallelism: parallelism) }
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
+        var pairs: [Double] = []
         for _ in 0..<repetitions {
             try settle()
-            one = min(one, timed(1))
-            all = min(all, timed(threads))
+            let (o, a) = (timed(1), timed(threads))
+            one = min(one, o)
+            all = min(all, a)
+            if a > 0 { pairs.append(o / a) }
         }
-        var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all)
+        var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all,
+                                     pairSpeedUps: pairs)
         inputs = []
         try settle()
         scaling.perJob = try PerJob.run(on: connection, threads: threads, sampleMax: sampleMax, repetitions: repetitions)
