@@ -82,6 +82,12 @@ struct BenchCommandTests {
         let batchPairs = (scaling["pairSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
         #expect(batchPairs.count == 5 && batchPairs.allSatisfy { $0 > 0 }, "\(batchPairs)")
         if batchPairs.count == 5 { #expect(Self.number(size, "computeScaling", "pairSpeedUpMedian") == batchPairs.sorted()[2]) }
+        // The CPU-seconds at two threads over one thread, per repetition (a sanity range only: on a
+        // batch this small a page-fault burst in one run moves a ratio a lot).
+        let cpuRatios = (scaling["cpuRatios"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(cpuRatios.count == 5 && cpuRatios.allSatisfy { $0 > 0.1 && $0 < 50 }, "\(cpuRatios)")
+        if cpuRatios.count == 5 { #expect(Self.number(size, "computeScaling", "cpuRatioMedian") == cpuRatios.sorted()[2]) }
+        #expect((Self.number(size, "computeScaling", "perJob", "cpuRatioMedian") ?? 0) > 0.1)
         // Per job: five pairs per job, each weighted by its job's employees; the weighted median is
         // the smallest pair at which half the weight is reached.
         let perJob = scaling["perJob"] as? [String: Any] ?? [:]

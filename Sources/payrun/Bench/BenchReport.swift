@@ -38,6 +38,8 @@ struct BenchEntry {
         return String(format: "compute speed-up, median of pairs: batch %.2f× (%@)", batch,
                       scaling.pairSpeedUps.map { String(format: "%.2f", $0) }.joined(separator: ", "))
             + (scaling.perJob?.pairSpeedUpMedian.map { String(format: ", per job %.2f× (%d pairs, weighted by employees)", $0, scaling.perJob?.pairs.count ?? 0) } ?? "")
+            + (scaling.cpuRatioMedian.map { String(format: "; CPU-seconds at %d threads over 1 thread for the same work: batch %.2f", scaling.threads, $0) } ?? "")
+            + (scaling.perJob?.cpuRatioMedian.map { String(format: ", per job %.2f", $0) } ?? "")
     }
 
     static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
@@ -100,6 +102,8 @@ struct BenchEntry {
                 "speedUp": round3(scaling.speedUp),
                 "pairSpeedUps": scaling.pairSpeedUps.map(round3),
                 "pairSpeedUpMedian": scaling.pairSpeedUpMedian.map(round3) as Any,
+                "cpuRatios": scaling.cpuRatios.map(round3),
+                "cpuRatioMedian": scaling.cpuRatioMedian.map(round3) as Any,
                 "perJob": scaling.perJob.map { [
                     "employees": $0.employees, "jobs": $0.jobs,
                     "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
@@ -108,6 +112,7 @@ struct BenchEntry {
                     "pairSpeedUps": $0.pairs.map { round3($0.speedUp) },
                     "pairEmployees": $0.pairs.map { Int($0.weight) },
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
+                    "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,
                 ] as [String: Any] } as Any,
             ] as [String: Any],
             "loadAverage": loadAverage as Any,

@@ -25,11 +25,16 @@ extension ComputeScaling {
         /// Every (job, repetition) pair's speed-up with its job's employee count as weight.
         var pairs: [(speedUp: Double, weight: Double)] = []
         var pairSpeedUpMedian: Double? { weightedMedian(pairs) }
+        /// Every pair's process CPU-seconds at `threads` over those at one thread (same inputs, same
+        /// weights as `pairs`): above 1 the same work cost more CPU on more threads.
+        var cpuRatios: [(speedUp: Double, weight: Double)] = []
+        var cpuRatioMedian: Double? { weightedMedian(cpuRatios) }
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             var employees = 0, jobs = 0
             var one = 0.0, all = 0.0
             var pairs: [(speedUp: Double, weight: Double)] = []
+            var cpuRatios: [(speedUp: Double, weight: Double)] = []
             for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
                 guard let tenant = job.first?.tenant else { continue }
                 let chunks: [LoadedChunk] = try connection.transaction { c in
@@ -50,35 +55,47 @@ extension ComputeScaling {
                 var best = (one: Double.infinity, all: Double.infinity)
                 for repetition in 0..<repetitions {
                     let order = (jobs + repetition) % 2 == 0 ? [1, threads] : [threads, 1]
-                    var pair = (one: 0.0, all: 0.0)
+                    var pair = (one: 0.0, all: 0.0, oneCPU: 0.0, allCPU: 0.0)
                     for parallelism in order {
-                        let seconds = timedCalculation(inputs, parallelism: parallelism)
+                        let timing = timedCalculation(inputs, parallelism: parallelism)
                         if parallelism == 1 {
-                            best.one = min(best.one, seconds)
-                            pair.one = seconds
+                            best.one = min(best.one, timing.wall)
+                            (pair.one, pair.oneCPU) = (timing.wall, timing.cpu)
                         } else {
-                            best.all = min(best.all, seconds)
-                            pair.all = seconds
+                            best.all = min(best.all, timing.wall)
+                            (pair.all, pair.allCPU) = (timing.wall, timing.cpu)
                         }
                     }
                     if pair.all > 0 { pairs.append((pair.one / pair.all, Double(inputs.count))) }
+                    if pair.oneCPU > 0 { cpuRatios.append((pair.allCPU / pair.oneCPU, Double(inputs.count))) }
                 }
                 one += best.one
                 all += best.all
                 employees += inputs.count
                 jobs += 1
             }
-            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs)
+            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs, cpuRatios: cpuRatios)
         }
     }
 
-    /// Wall seconds of one `BatchCalculator.calculate` of `inputs`; the results are freed after the clock stops.
-    static func timedCalculation(_ inputs: [PayrollInput], parallelism: Int) -> Double {
+    /// Wall seconds of one `BatchCalculator.calculate` of `inputs`, and the CPU-seconds the process
+    /// used meanwhile (every thread: `CLOCK_PROCESS_CPUTIME_ID`); the results are freed after the
+    /// clocks stop.
+    static func timedCalculation(_ inputs: [PayrollInput], parallelism: Int) -> (wall: Double, cpu: Double) {
+        let cpuStarted = processCPUSeconds()
         let started = ContinuousClock.now
         let results = BatchCalculator.calculate(inputs, parallelism: parallelism)
         let elapsed = seconds(started.duration(to: .now))
+        let cpu = processCPUSeconds() - cpuStarted
         precondition(results.count == inputs.count)
-        return elapsed
+        return (elapsed, cpu)
+    }
+
+    /// CPU-seconds of this process so far, all threads.
+    static func processCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }
 

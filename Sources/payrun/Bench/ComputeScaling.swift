@@ -22,6 +22,11 @@ struct ComputeScaling {
     var pairSpeedUps: [Double] = []
     /// The median of `pairSpeedUps` (the lower middle one for an even count).
     var pairSpeedUpMedian: Double? { pairSpeedUps.isEmpty ? nil : median(pairSpeedUps, by: { $0 }) }
+    /// Each repetition's process CPU-seconds at `threads` over those at one thread, for the same
+    /// inputs: 1 when more threads do the same work at the same cost; above 1 the work itself got
+    /// slower (this VM's two vCPUs at times slow each other down), not the partition.
+    var cpuRatios: [Double] = []
+    var cpuRatioMedian: Double? { cpuRatios.isEmpty ? nil : median(cpuRatios, by: { $0 }) }
     /// The same two parallelisms job by job (`PerJob`), when measured.
     var perJob: PerJob?
 
@@ -73,19 +78,20 @@ struct ComputeScaling {
         // rows): otherwise the checkpointer spreads those writes over the next minutes, i.e.
         // over this measurement, taking CPU from one side or the other.
         BenchCheckpoint.run(url: url, before: "the compute scaling", log: log)
-        func timed(_ parallelism: Int) -> Double { timedCalculation(inputs, parallelism: parallelism) }
+        func timed(_ parallelism: Int) -> (wall: Double, cpu: Double) { timedCalculation(inputs, parallelism: parallelism) }
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
-        var pairs: [Double] = []
+        var pairs: [Double] = [], cpuRatios: [Double] = []
         for _ in 0..<repetitions {
             try settle()
             let (o, a) = (timed(1), timed(threads))
-            one = min(one, o)
-            all = min(all, a)
-            if a > 0 { pairs.append(o / a) }
+            one = min(one, o.wall)
+            all = min(all, a.wall)
+            if a.wall > 0 { pairs.append(o.wall / a.wall) }
+            if o.cpu > 0 { cpuRatios.append(a.cpu / o.cpu) }
         }
         var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all,
-                                     pairSpeedUps: pairs)
+                                     pairSpeedUps: pairs, cpuRatios: cpuRatios)
         inputs = []
         try settle()
         scaling.perJob = try PerJob.run(on: connection, threads: threads, sampleMax: sampleMax, repetitions: repetitions)
