@@ -32,7 +32,8 @@ struct BenchEntry {
     var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
 
     var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
-    /// "median of pairs: batch 1.88×, per job 1.86×", or nil when no pair was measured.
+    /// The compute step's pair medians ("batch 1.88× (…), per job 1.86× (150 pairs …)") and CPU
+    /// ratios, or nil when no pair was measured.
     var pairSpeedUpText: String? {
         guard let batch = scaling.pairSpeedUpMedian else { return nil }
         return String(format: "compute speed-up, median of pairs: batch %.2f× (%@)", batch,
@@ -109,7 +110,7 @@ struct BenchEntry {
                     "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
                     "speedUp": round3($0.speedUp),
                     "pairs": $0.pairs.count,
-                    "pairSpeedUps": $0.pairs.map { round3($0.speedUp) },
+                    "pairSpeedUps": $0.pairs.map { round3($0.value) },
                     "pairEmployees": $0.pairs.map { Int($0.weight) },
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                     "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,

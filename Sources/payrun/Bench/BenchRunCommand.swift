@@ -26,7 +26,8 @@ struct BenchRunCommand: ParsableCommand {
                  each chunk job of the month-end loaded as its worker loaded it and computed
                  right after at both parallelisms, best of five per job, summed ("per job").
                  Each repetition is also a pair (one thread over the threads right after it):
-                 the JSON and the table give the pairs' medians (per job weighted by employees).
+                 the JSON and the table give the pairs' medians (per job weighted by employees)
+                 and the CPU-seconds at the threads over one thread for the same work.
             Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
             started with durable settings (and stopped at the end if this started it).
             """)

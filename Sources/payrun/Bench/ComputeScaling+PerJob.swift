@@ -23,18 +23,18 @@ extension ComputeScaling {
         var allCoresSeconds: Double
         var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
         /// Every (job, repetition) pair's speed-up with its job's employee count as weight.
-        var pairs: [(speedUp: Double, weight: Double)] = []
+        var pairs: [(value: Double, weight: Double)] = []
         var pairSpeedUpMedian: Double? { weightedMedian(pairs) }
         /// Every pair's process CPU-seconds at `threads` over those at one thread (same inputs, same
         /// weights as `pairs`): above 1 the same work cost more CPU on more threads.
-        var cpuRatios: [(speedUp: Double, weight: Double)] = []
+        var cpuRatios: [(value: Double, weight: Double)] = []
         var cpuRatioMedian: Double? { weightedMedian(cpuRatios) }
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             var employees = 0, jobs = 0
             var one = 0.0, all = 0.0
-            var pairs: [(speedUp: Double, weight: Double)] = []
-            var cpuRatios: [(speedUp: Double, weight: Double)] = []
+            var pairs: [(value: Double, weight: Double)] = []
+            var cpuRatios: [(value: Double, weight: Double)] = []
             for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
                 guard let tenant = job.first?.tenant else { continue }
                 let chunks: [LoadedChunk] = try connection.transaction { c in
@@ -102,14 +102,14 @@ extension ComputeScaling {
 /// The weighted median of `values`: the smallest value at which the weights of the values up to it
 /// reach half of all the weight (the lower one when two are tied at exactly half, as `median`).
 /// nil when there is no positive weight.
-func weightedMedian(_ values: [(speedUp: Double, weight: Double)]) -> Double? {
-    let sorted = values.filter { $0.weight > 0 }.sorted { $0.speedUp < $1.speedUp }
+func weightedMedian(_ values: [(value: Double, weight: Double)]) -> Double? {
+    let sorted = values.filter { $0.weight > 0 }.sorted { $0.value < $1.value }
     let total = sorted.reduce(0) { $0 + $1.weight }
     guard total > 0 else { return nil }
     var cumulative = 0.0
     for value in sorted {
         cumulative += value.weight
-        if cumulative * 2 >= total { return value.speedUp }
+        if cumulative * 2 >= total { return value.value }
     }
-    return sorted.last?.speedUp
+    return sorted.last?.value
 }
