@@ -116,6 +116,11 @@ struct BenchCommandTests {
         #expect(run.exitCode == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "payrun month-end (").count - 1 == 3, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "SQL baseline (").count - 1 == 3, "\(run.stderr)")
+        // Alternated: month-end i, floor i, baseline i, then month-end i + 1.
+        let order = ["payrun month-end (1 of 3)", "floor (1 of 3)", "SQL baseline (1 of 3)", "payrun month-end (2 of 3)",
+                     "floor (2 of 3)", "SQL baseline (2 of 3)", "payrun month-end (3 of 3)", "floor (3 of 3)", "SQL baseline (3 of 3)"]
+        let positions = order.map { run.stderr.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil } && zip(positions, positions.dropFirst()).allSatisfy { $0! < $1! }, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         guard let size = (object?["sizes"] as? [[String: Any]])?.first else { Issue.record("no size"); return }
         #expect(Self.number(size, "repetitions") == 3)
@@ -140,6 +145,16 @@ struct BenchCommandTests {
             }
             if pairs.count == 3 {
                 #expect(abs((Self.number(size, "floor", "pairRatioMedian") ?? 0) - pairs.sorted()[1]) < 0.0015)
+            }
+            // The same for month-end i over baseline i.
+            let peerPairs = ((size["baseline"] as? [String: Any])?["pairRatios"] as? [NSNumber])?.map(\.doubleValue) ?? []
+            #expect(peerPairs.count == 3)
+            for (k, ratio) in peerPairs.enumerated() where k < 3 {
+                let bound = ratio * (0.0005 / walls[k] + 0.0005 / baselines[k] + 0.001) + 0.001
+                #expect(abs(ratio - walls[k] / baselines[k]) <= bound, "pair \(k): \(ratio) against \(walls[k]) / \(baselines[k])")
+            }
+            if peerPairs.count == 3 {
+                #expect(abs((Self.number(size, "baseline", "pairRatioMedian") ?? 0) - peerPairs.sorted()[1]) < 0.0015)
             }
         }
         // Each month-end started from a clean slate: one payslip per computed employee, every run calculated once.

@@ -30,6 +30,16 @@ struct BenchEntry {
     /// The median of `pairRatios` (the lower middle one for an even count, as the other medians).
     var pairRatioMedian: Double? { pairRatios.isEmpty ? nil : median(pairRatios, by: { $0 }) }
     var baselineRatio: Double { payrun.wallSeconds / baseline.wallSeconds }
+    /// Payrun's wall time over the SQL baseline's for each repetition that ran both (month-end i,
+    /// floor i, baseline i: `payrun bench` runs baseline i right after floor i), in the order run.
+    /// The baseline (one backend) and the month-end (every core) meet the VM's slow phases
+    /// differently, so neighbours in time compare better than medians taken minutes apart. Empty
+    /// unless both were repeated.
+    var baselinePairRatios: [Double] {
+        guard payrunWallSeconds.count > 1, baselineWallSeconds.count > 1 else { return [] }
+        return zip(payrunWallSeconds, baselineWallSeconds).compactMap { $1 > 0 ? $0 / $1 : nil }
+    }
+    var baselinePairRatioMedian: Double? { baselinePairRatios.isEmpty ? nil : median(baselinePairRatios, by: { $0 }) }
 
     var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
     /// The compute step's pair medians ("batch 1.88× (…), per job 1.86× (150 pairs …)") and CPU
@@ -96,6 +106,8 @@ struct BenchEntry {
                 "wallSeconds": round3(baseline.wallSeconds), "employees": baseline.employees, "script": baseline.path,
                 "employeesPerSecond": round1(Double(payrun.employees) / baseline.wallSeconds),
                 "ratio": round3(baselineRatio),
+                "pairRatios": baselinePairRatios.map(round3),
+                "pairRatioMedian": baselinePairRatioMedian.map(round3) as Any,
             ] as [String: Any],
             "computeScaling": [
                 "employees": scaling.employees, "threads": scaling.threads,
@@ -169,6 +181,10 @@ struct BenchReport {
                          + (e.pairRatioMedian.map { median in
                              "; payrun ÷ floor per pair " + e.pairRatios.map { String(format: "%.2f", $0) }.joined(separator: ", ")
                                  + String(format: " (median ×%.2f)", median)
+                         } ?? "")
+                         + (e.baselinePairRatioMedian.map { median in
+                             "; SQL baseline ÷ payrun per pair " + e.baselinePairRatios.map { String(format: "%.2f", 1 / $0) }.joined(separator: ", ")
+                                 + String(format: " (median %.2f× faster)", 1 / median)
                          } ?? ""))
         }
         for e in entries {

@@ -20,6 +20,8 @@ struct BenchRunCommand: ParsableCommand {
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
+                 with --repeat and --baseline-repeat, steps 1–3 alternate (month-end i, floor i,
+                 baseline i) and each month-end is also divided by its own floor and baseline;
               4. compute scaling: BatchCalculator at 1 thread and at --threads on up to
                  --compute-sample loaded inputs, best of five alternated repetitions, after
                  VACUUM ANALYZE of the tables the steps before wrote ("batch"); then per job:
@@ -48,7 +50,7 @@ struct BenchRunCommand: ParsableCommand {
         "Month-end and floor measurements per size, alternated (month-end, floor, month-end, …); the median of each counts (the lower middle one for an even count), every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ floor i) with their median.",
         valueName: "n")) var repetitions: Int = 1
     @Option(name: .customLong("baseline-repeat"), help: ArgumentHelp(
-        "SQL baseline runs per size (after the last floor, each after a CHECKPOINT); the median counts, every wall time is in the JSON.",
+        "SQL baseline runs per size, each after a CHECKPOINT: run i right after month-end i and floor i, runs beyond --repeat after the last floor; the median counts, every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ baseline i) with their median.",
         valueName: "n")) var baselineRepetitions: Int = 1
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
@@ -88,6 +90,12 @@ struct BenchRunCommand: ParsableCommand {
             let periodEnd = period.adding(days: LocalDate.daysInMonth(year: period.year, month: period.month) - 1)
             var payruns: [PayrunMeasurement] = []
             var floors: [FloorMeasurement] = []
+            var peers: [BaselineMeasurement] = []
+            let runBaseline = { (number: Int) throws in
+                BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
+                log("\(store.name): SQL baseline\(baselineRepetitions > 1 ? " (\(number) of \(baselineRepetitions))" : "")…")
+                peers.append(try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period))
+            }
             for repetition in 1...repetitions {
                 let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
                 if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
@@ -100,15 +108,15 @@ struct BenchRunCommand: ParsableCommand {
                 log("\(store.name): floor\(of)…")
                 floors.append(try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
                                                        progress: progress, log: { log("\(store.name): \($0)") }))
+                // Baseline i right after month-end i and floor i, so that each has a neighbour in
+                // time (`BenchEntry.baselinePairRatios`); runs beyond --repeat follow the last floor.
+                if repetition <= baselineRepetitions { try runBaseline(repetition) }
             }
             var payrun = median(payruns, by: \.wallSeconds)
             payrun.peakRSSKiB = payruns.compactMap(\.peakRSSKiB).max()
             let floor = median(floors, by: \.wallSeconds)
-            var peers: [BaselineMeasurement] = []
-            for repetition in 1...baselineRepetitions {
-                BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
-                log("\(store.name): SQL baseline\(baselineRepetitions > 1 ? " (\(repetition) of \(baselineRepetitions))" : "")…")
-                peers.append(try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period))
+            if baselineRepetitions > repetitions {
+                for repetition in (repetitions + 1)...baselineRepetitions { try runBaseline(repetition) }
             }
             let peer = median(peers, by: \.wallSeconds)
             log("\(store.name): compute scaling…")
