@@ -239,10 +239,24 @@ def render(report, width=960, height=600):
         for x0, y0 in points:
             canvas.rect(x0 - 5, y0 - 5, x0 + 6, y0 + 6, color)
 
-    # Legend, top right inside the plot.
+    # Legend inside the plot, in the corner its box hides the least of the lines and markers
+    # (top right, top left, bottom right, bottom left on a tie).
     box_w = 40 + max(text_width(name) for name, _, _ in series) + 20
     box_h = 14 + 26 * len(series)
-    bx, by = right - box_w - 10, top + 10
+    drawn = []
+    for _, _, vs in series:
+        points = [(px(x), py(v)) for x, v in zip(xs, vs) if v is not None]
+        drawn += points
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            drawn += [(x0 + (x1 - x0) * k / 64, y0 + (y1 - y0) * k / 64) for k in range(1, 64)]
+    corners = [(right - box_w - 10, top + 10), (left + 10, top + 10),
+               (right - box_w - 10, bottom - box_h - 10), (left + 10, bottom - box_h - 10)]
+
+    def hidden(corner):
+        cx, cy = corner
+        return sum(1 for x, y in drawn if cx - 6 <= x <= cx + box_w + 6 and cy - 6 <= y <= cy + box_h + 6)
+
+    bx, by = min(corners, key=hidden)
     canvas.rect(bx, by, bx + box_w, by + box_h, WHITE)
     for x0, y0, x1, y1 in ((bx, by, bx + box_w, by), (bx, by + box_h, bx + box_w, by + box_h), (bx, by, bx, by + box_h),
                            (bx + box_w, by, bx + box_w, by + box_h)):
