@@ -168,6 +168,31 @@ struct BenchCommandTests {
         #expect(try database.queryOne("SELECT count(*) FROM payrun.payroll_runs")?.int64(at: 0) == Int64(Self.number(size, "payrun", "runs") ?? -1))
     }
 
+    @Test("bench --employees 120,60: a series in ascending order of size, with the change of employees/s from each size to the next")
+    func benchSeriesGrowth() throws {
+        let server = try TestDatabase.serverURL()
+        defer {
+            Self.dropDatabase("payrun_bench_e60", on: server)
+            Self.dropDatabase("payrun_bench_e120", on: server)
+        }
+        guard let run = try PayrunBinary.run(
+            ["bench", "--employees", "120,60", "--tenants", "2", "--threads", "2", "--chunk-size", "40", "--json",
+             "--compute-sample", "50", "--database-url", server, "--baseline-sql", Self.baselineSQL], input: "") else { return }
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let sizes = object?["sizes"] as? [[String: Any]] ?? []
+        #expect(sizes.compactMap { Self.number($0, "employees") } == [120, 60], "in the order given")
+        let growth = object?["growth"] as? [[String: Any]] ?? []
+        #expect(growth.count == 1)
+        guard sizes.count == 2, let step = growth.first else { return }
+        #expect(Self.number(step, "fromEmployees") == 60 && Self.number(step, "toEmployees") == 120)
+        let small = Self.number(sizes[1], "payrun", "employeesPerSecond") ?? 0, large = Self.number(sizes[0], "payrun", "employeesPerSecond") ?? 0
+        #expect(small > 0 && large > 0)
+        // The JSON rounds employees/s to 0.1 and the change to 0.001; the change is of the unrounded rates.
+        let change = Self.number(step, "employeesPerSecondChange") ?? .nan
+        #expect(abs(change - (large / small - 1)) <= 0.0015 + (large / small) * 0.2 / small, "\(change) against \(large) / \(small) − 1")
+    }
+
     @Test("bench queue --json with tiny counts: empty and recalculation jobs at 1 and 2 threads, ordered latency percentiles")
     func benchQueue() throws {
         let server = try TestDatabase.serverURL()

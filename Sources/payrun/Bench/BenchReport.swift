@@ -141,6 +141,17 @@ struct BenchReport {
     var machine: MachineInfo
     var entries: [BenchEntry]
 
+    /// How payrun's employees/s changes from each size of the series to the next larger one
+    /// (issue 5: "employees/s within 20 % of the 100,000-employee figure" is the 100k → 1M step):
+    /// `change` = employees/s at `to` ÷ employees/s at `from` − 1. Sizes in ascending order,
+    /// whatever order --employees gave them in; empty for a single size.
+    var growth: [(from: Int, to: Int, change: Double)] {
+        let sorted = entries.sorted { $0.store.employees < $1.store.employees }
+        return zip(sorted, sorted.dropFirst()).compactMap { a, b in
+            a.employeesPerSecond > 0 ? (a.store.employees, b.store.employees, b.employeesPerSecond / a.employeesPerSecond - 1) : nil
+        }
+    }
+
     func json() -> String {
         let object: [String: Any] = [
             "benchmark": "payrun bench",
@@ -150,6 +161,7 @@ struct BenchReport {
                 "host": machine.host,
             ] as [String: Any],
             "sizes": entries.map(\.json),
+            "growth": growth.map { ["fromEmployees": $0.from, "toEmployees": $0.to, "employeesPerSecondChange": round3($0.change)] as [String: Any] },
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
@@ -186,6 +198,12 @@ struct BenchReport {
                              "; SQL baseline ÷ payrun per pair " + e.baselinePairRatios.map { String(format: "%.2f", 1 / $0) }.joined(separator: ", ")
                                  + String(format: " (median %.2f× faster)", 1 / median)
                          } ?? ""))
+        }
+        if !growth.isEmpty {
+            lines.append("")
+            lines.append("How employees/s changes with size: " + growth.map {
+                String(format: "%d → %d %+.1f %%", $0.from, $0.to, $0.change * 100)
+            }.joined(separator: "; ") + " (issue 5's target: 100000 → 1000000 within 20 %)")
         }
         for e in entries {
             if let text = e.pairSpeedUpText {
