@@ -103,6 +103,22 @@ struct BenchCommandTests {
         }
         #expect(expected != nil && Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian") == expected,
                 "\(String(describing: expected)) against \(String(describing: Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian")))")
+        // The machine's own two-thread speed-up on fixed work, one probe right before each pair: in
+        // (0, 2] up to the clocks (a sanity range: other suites run meanwhile and take cores).
+        let batchProbes = (scaling["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(batchProbes.count == 5 && batchProbes.allSatisfy { $0 > 0.05 && $0 < 2.5 }, "\(batchProbes)")
+        if batchProbes.count == 5 { #expect(Self.number(size, "computeScaling", "probeSpeedUpMedian") == batchProbes.sorted()[2]) }
+        let jobProbes = (perJob["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let relative = (perJob["relativeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(jobProbes.count == jobPairs.count && relative.count == jobPairs.count)
+        #expect(jobProbes.allSatisfy { $0 > 0.05 && $0 < 2.5 }, "\(jobProbes)")
+        // Each relative figure is its pair over its probe (both rounded to 0.001 in the JSON).
+        for (k, value) in relative.enumerated() where k < jobPairs.count && k < jobProbes.count {
+            let exact = jobPairs[k] / jobProbes[k]
+            #expect(abs(value - exact) <= 0.002 + exact * 0.0006 / jobProbes[k] + 0.0006 / jobProbes[k], "pair \(k): \(value) against \(jobPairs[k]) / \(jobProbes[k])")
+        }
+        #expect(Self.number(size, "computeScaling", "perJob", "probeSpeedUpMedian").map { jobProbes.contains($0) } == true)
+        #expect(Self.number(size, "computeScaling", "perJob", "relativeSpeedUpMedian").map { relative.contains($0) } == true)
     }
 
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")

@@ -51,6 +51,9 @@ struct BenchEntry {
             + (scaling.perJob?.pairSpeedUpMedian.map { String(format: ", per job %.2f× (%d pairs, weighted by employees)", $0, scaling.perJob?.pairs.count ?? 0) } ?? "")
             + (scaling.cpuRatioMedian.map { String(format: "; CPU-seconds at %d threads over 1 thread for the same work: batch %.2f", scaling.threads, $0) } ?? "")
             + (scaling.perJob?.cpuRatioMedian.map { String(format: ", per job %.2f", $0) } ?? "")
+            + (scaling.probeSpeedUpMedian.map { String(format: "; a fixed integer workload on %d threads next to each pair (what the machine gave): batch %.2f×", scaling.threads, $0) } ?? "")
+            + (scaling.perJob?.probeSpeedUpMedian.map { String(format: ", per job %.2f×", $0) } ?? "")
+            + (scaling.perJob?.relativeSpeedUpMedian.map { String(format: "; per job pair ÷ its probe %.2f", $0) } ?? "")
     }
 
     static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
@@ -117,6 +120,8 @@ struct BenchEntry {
                 "pairSpeedUpMedian": scaling.pairSpeedUpMedian.map(round3) as Any,
                 "cpuRatios": scaling.cpuRatios.map(round3),
                 "cpuRatioMedian": scaling.cpuRatioMedian.map(round3) as Any,
+                "probeSpeedUps": scaling.probeSpeedUps.map(round3),
+                "probeSpeedUpMedian": scaling.probeSpeedUpMedian.map(round3) as Any,
                 "perJob": scaling.perJob.map { [
                     "employees": $0.employees, "jobs": $0.jobs,
                     "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
@@ -126,6 +131,10 @@ struct BenchEntry {
                     "pairEmployees": $0.pairs.map { Int($0.weight) },
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                     "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,
+                    "probeSpeedUps": $0.probes.map { round3($0.value) },
+                    "probeSpeedUpMedian": $0.probeSpeedUpMedian.map(round3) as Any,
+                    "relativeSpeedUps": $0.relativeSpeedUps.map { round3($0.value) },
+                    "relativeSpeedUpMedian": $0.relativeSpeedUpMedian.map(round3) as Any,
                 ] as [String: Any] } as Any,
             ] as [String: Any],
             "loadAverage": loadAverage as Any,

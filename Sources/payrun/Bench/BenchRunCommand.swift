@@ -29,7 +29,9 @@ struct BenchRunCommand: ParsableCommand {
                  right after at both parallelisms, best of five per job, summed ("per job").
                  Each repetition is also a pair (one thread over the threads right after it):
                  the JSON and the table give the pairs' medians (per job weighted by employees)
-                 and the CPU-seconds at the threads over one thread for the same work.
+                 and the CPU-seconds at the threads over one thread for the same work. Right
+                 before each pair a fixed integer workload (no payrun code) measures what the
+                 machine gave that many threads at that moment (the probe).
             Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
             started with durable settings (and stopped at the end if this started it).
             """)

@@ -29,12 +29,20 @@ extension ComputeScaling {
         /// weights as `pairs`): above 1 the same work cost more CPU on more threads.
         var cpuRatios: [(value: Double, weight: Double)] = []
         var cpuRatioMedian: Double? { weightedMedian(cpuRatios) }
+        /// `ParallelProbe`'s speed-up taken right before each pair (same weights as `pairs`).
+        var probes: [(value: Double, weight: Double)] = []
+        var probeSpeedUpMedian: Double? { weightedMedian(probes) }
+        /// Each pair's speed-up over the probe's taken right before it (same weights): the share of
+        /// what the machine gave two threads at that moment that the calculator turned into speed.
+        var relativeSpeedUps: [(value: Double, weight: Double)] = []
+        var relativeSpeedUpMedian: Double? { weightedMedian(relativeSpeedUps) }
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             var employees = 0, jobs = 0
             var one = 0.0, all = 0.0
             var pairs: [(value: Double, weight: Double)] = []
             var cpuRatios: [(value: Double, weight: Double)] = []
+            var probes: [(value: Double, weight: Double)] = [], relative: [(value: Double, weight: Double)] = []
             for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
                 guard let tenant = job.first?.tenant else { continue }
                 let chunks: [LoadedChunk] = try connection.transaction { c in
@@ -54,6 +62,7 @@ extension ComputeScaling {
                 if inputs.isEmpty { continue }
                 var best = (one: Double.infinity, all: Double.infinity)
                 for repetition in 0..<repetitions {
+                    let probe = ParallelProbe.speedUp(threads: threads)
                     let order = (jobs + repetition) % 2 == 0 ? [1, threads] : [threads, 1]
                     var pair = (one: 0.0, all: 0.0, oneCPU: 0.0, allCPU: 0.0)
                     for parallelism in order {
@@ -67,6 +76,10 @@ extension ComputeScaling {
                         }
                     }
                     if pair.all > 0 { pairs.append((pair.one / pair.all, Double(inputs.count))) }
+                    if let probe {
+                        probes.append((probe, Double(inputs.count)))
+                        if pair.all > 0 { relative.append((pair.one / pair.all / probe, Double(inputs.count))) }
+                    }
                     if pair.oneCPU > 0 { cpuRatios.append((pair.allCPU / pair.oneCPU, Double(inputs.count))) }
                 }
                 one += best.one
@@ -74,7 +87,8 @@ extension ComputeScaling {
                 employees += inputs.count
                 jobs += 1
             }
-            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs, cpuRatios: cpuRatios)
+            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs, cpuRatios: cpuRatios,
+                          probes: probes, relativeSpeedUps: relative)
         }
     }
 

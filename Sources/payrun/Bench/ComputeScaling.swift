@@ -27,6 +27,10 @@ struct ComputeScaling {
     /// slower (this VM's two vCPUs at times slow each other down), not the partition.
     var cpuRatios: [Double] = []
     var cpuRatioMedian: Double? { cpuRatios.isEmpty ? nil : median(cpuRatios, by: { $0 }) }
+    /// `ParallelProbe`'s speed-up at `threads`, taken right before each repetition: what the
+    /// machine gave that many threads of fixed work at the moment (ideally `threads`).
+    var probeSpeedUps: [Double] = []
+    var probeSpeedUpMedian: Double? { probeSpeedUps.isEmpty ? nil : median(probeSpeedUps, by: { $0 }) }
     /// The same two parallelisms job by job (`PerJob`), when measured.
     var perJob: PerJob?
 
@@ -81,9 +85,10 @@ struct ComputeScaling {
         func timed(_ parallelism: Int) -> (wall: Double, cpu: Double) { timedCalculation(inputs, parallelism: parallelism) }
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
-        var pairs: [Double] = [], cpuRatios: [Double] = []
+        var pairs: [Double] = [], cpuRatios: [Double] = [], probes: [Double] = []
         for _ in 0..<repetitions {
             try settle()
+            if let probe = ParallelProbe.speedUp(threads: threads) { probes.append(probe) }
             let (o, a) = (timed(1), timed(threads))
             one = min(one, o.wall)
             all = min(all, a.wall)
@@ -91,7 +96,7 @@ struct ComputeScaling {
             if o.cpu > 0 { cpuRatios.append(a.cpu / o.cpu) }
         }
         var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all,
-                                     pairSpeedUps: pairs, cpuRatios: cpuRatios)
+                                     pairSpeedUps: pairs, cpuRatios: cpuRatios, probeSpeedUps: probes)
         inputs = []
         try settle()
         scaling.perJob = try PerJob.run(on: connection, threads: threads, sampleMax: sampleMax, repetitions: repetitions)
