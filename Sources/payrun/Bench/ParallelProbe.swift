@@ -22,6 +22,11 @@ enum ParallelProbe {
         let started = ContinuousClock.now
         sink.bitwiseXor(work(seed: 1, iterations: iterations), ordering: .relaxed)
         let one = seconds(started.duration(to: .now))
+        // Wake the pool's threads first: a worker parked while its vCPU idled can take milliseconds
+        // to start on this VM (RESULTS, session 13), which is latency, not what two threads can do.
+        DispatchQueue.concurrentPerform(iterations: threads) { index in
+            sink.bitwiseXor(work(seed: UInt64(index + 7), iterations: iterations / 64), ordering: .relaxed)
+        }
         let parallelStarted = ContinuousClock.now
         DispatchQueue.concurrentPerform(iterations: threads) { index in
             sink.bitwiseXor(work(seed: UInt64(index + 1), iterations: iterations), ordering: .relaxed)
