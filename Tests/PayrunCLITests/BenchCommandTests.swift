@@ -151,26 +151,18 @@ struct BenchCommandTests {
             #expect(abs((Self.number(size, "payrun", "wallSeconds") ?? 0) - walls.sorted()[1]) < 0.0015)
             #expect(abs((Self.number(size, "floor", "wallSeconds") ?? 0) - floors.sorted()[1]) < 0.0015)
             #expect(abs((Self.number(size, "baseline", "wallSeconds") ?? 0) - baselines.sorted()[1]) < 0.0015)
-            // Each pair's ratio (month-end i over floor i) and their median.
-            let pairs = ((size["floor"] as? [String: Any])?["pairRatios"] as? [NSNumber])?.map(\.doubleValue) ?? []
-            #expect(pairs.count == 3)
-            for (k, ratio) in pairs.enumerated() where k < 3 {
-                // The walls are rounded to the millisecond in the JSON, the ratio is of the unrounded ones.
-                let bound = ratio * (0.0005 / walls[k] + 0.0005 / floors[k] + 0.001) + 0.001
-                #expect(abs(ratio - walls[k] / floors[k]) <= bound, "pair \(k): \(ratio) against \(walls[k]) / \(floors[k])")
-            }
-            if pairs.count == 3 {
-                #expect(abs((Self.number(size, "floor", "pairRatioMedian") ?? 0) - pairs.sorted()[1]) < 0.0015)
-            }
-            // The same for month-end i over baseline i.
-            let peerPairs = ((size["baseline"] as? [String: Any])?["pairRatios"] as? [NSNumber])?.map(\.doubleValue) ?? []
-            #expect(peerPairs.count == 3)
-            for (k, ratio) in peerPairs.enumerated() where k < 3 {
-                let bound = ratio * (0.0005 / walls[k] + 0.0005 / baselines[k] + 0.001) + 0.001
-                #expect(abs(ratio - walls[k] / baselines[k]) <= bound, "pair \(k): \(ratio) against \(walls[k]) / \(baselines[k])")
-            }
-            if peerPairs.count == 3 {
-                #expect(abs((Self.number(size, "baseline", "pairRatioMedian") ?? 0) - peerPairs.sorted()[1]) < 0.0015)
+            // Each pair's ratio (month-end i over floor i, over baseline i) and their median. The
+            // walls are rounded to the millisecond in the JSON, the ratios are of the unrounded ones.
+            for (key, others) in [("floor", floors), ("baseline", baselines)] {
+                let pairs = ((size[key] as? [String: Any])?["pairRatios"] as? [NSNumber])?.map(\.doubleValue) ?? []
+                #expect(pairs.count == 3, "\(key)")
+                for (k, ratio) in pairs.enumerated() where k < 3 {
+                    let bound = ratio * (0.0005 / walls[k] + 0.0005 / others[k] + 0.001) + 0.001
+                    #expect(abs(ratio - walls[k] / others[k]) <= bound, "\(key) pair \(k): \(ratio) against \(walls[k]) / \(others[k])")
+                }
+                if pairs.count == 3 {
+                    #expect(abs((Self.number(size, key, "pairRatioMedian") ?? 0) - pairs.sorted()[1]) < 0.0015, "\(key)")
+                }
             }
         }
         // Each month-end started from a clean slate: one payslip per computed employee, every run calculated once.
