@@ -103,15 +103,16 @@ struct BenchCommandTests {
         }
         #expect(expected != nil && Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian") == expected,
                 "\(String(describing: expected)) against \(String(describing: Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian")))")
-        // The machine's own two-thread speed-up on fixed work, one probe right before each pair: in
-        // (0, 2] up to the clocks (a sanity range: other suites run meanwhile and take cores).
+        // The machine's own two-thread speed-up on fixed work, one probe right before each pair. No
+        // range beyond positive: other suites run meanwhile, and a one-thread side that lost its
+        // core both times reads above 2 (3.1 in a CI run).
         let batchProbes = (scaling["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        #expect(batchProbes.count == 5 && batchProbes.allSatisfy { $0 > 0.05 && $0 < 2.5 }, "\(batchProbes)")
+        #expect(batchProbes.count == 5 && batchProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(batchProbes)")
         if batchProbes.count == 5 { #expect(Self.number(size, "computeScaling", "probeSpeedUpMedian") == batchProbes.sorted()[2]) }
         let jobProbes = (perJob["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
         let relative = (perJob["relativeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
         #expect(jobProbes.count == jobPairs.count && relative.count == jobPairs.count)
-        #expect(jobProbes.allSatisfy { $0 > 0.05 && $0 < 2.5 }, "\(jobProbes)")
+        #expect(jobProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(jobProbes)")
         // Each relative figure is its pair over its probe (both rounded to 0.001 in the JSON).
         for (k, value) in relative.enumerated() where k < jobPairs.count && k < jobProbes.count {
             let exact = jobPairs[k] / jobProbes[k]
