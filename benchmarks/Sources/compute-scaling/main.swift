@@ -59,7 +59,7 @@ while let a = arguments.next() {
     case "--per-chunk": perChunk = true
     case "--job-size": jobSize = Int(arguments.next() ?? "").flatMap { $0 > 0 ? $0 : nil }
     default:
-        print("usage: compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R] [--only P] [--private-calendars] [--synthetic] [--encode] [--digest]")
+        print("usage: compute-scaling --database-url URL [--sample N] [--threads T] [--repeat R] [--only P] [--private-calendars] [--synthetic] [--encode] [--digest] [--legacy] [--compare-legacy] [--slice-costs] [--per-chunk] [--job-size N]")
         exit(2)
     }
 }
@@ -222,9 +222,10 @@ let batches: [[PayrollInput]] = perChunk || jobSize != nil ? chunks.map { Array(
 }
 
 /// `--slice-costs`: the thread-CPU time of each slice computed alone on one thread (best of 3),
-/// for the legacy partition (4 slices per worker) and for 48-employee slices, and the wall time
-/// T workers would need taking the slices in index order, each the next free one (what
-/// `concurrentPerform` does): the speed-up the partition allows with no interference at all.
+/// for the legacy partition (4 slices per worker) and for slices of about the engine's slice length
+/// (`BatchCalculator.sliceEmployees`), and the wall time T workers would need taking the slices in
+/// index order, each the next free one (what the engine's workers do): the speed-up the partition
+/// allows with no interference at all.
 @MainActor func sliceCostReport(slices: Int, workers: Int) -> String {
     let count = inputs.count
     var costs: [Double] = []
@@ -256,7 +257,8 @@ let batches: [[PayrollInput]] = perChunk || jobSize != nil ? chunks.map { Array(
 print("compute-scaling: \(inputs.count) inputs (\(synthetic ? "synthetic" : "loaded")\(privateCalendars ? ", private calendars" : "")\(perChunk || jobSize != nil ? ", \(chunks.count) calls, \(jobSize.map { "\($0) inputs each" } ?? "one per calendar")" : "")), \(shiftCount) shifts, threads \(threads), repeat \(repetitions)")
 if printsSliceCosts {
     print("  " + sliceCostReport(slices: threads * 4, workers: threads))
-    print("  " + sliceCostReport(slices: (inputs.count + 47) / 48, workers: threads))
+    let slice = BatchCalculator.sliceEmployees
+    print("  " + sliceCostReport(slices: (inputs.count + slice - 1) / slice, workers: threads))
     exit(0)
 }
 let sides = only.map { [$0] } ?? ([1, threads] + (comparesLegacy ? [-threads] : []))
