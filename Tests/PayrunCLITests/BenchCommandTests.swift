@@ -95,6 +95,15 @@ struct BenchCommandTests {
         let jobWeights = (perJob["pairEmployees"] as? [NSNumber])?.map(\.doubleValue) ?? []
         #expect(jobPairs.count == 5 * Int(Self.number(size, "computeScaling", "perJob", "jobs") ?? 0))
         #expect(jobWeights.count == jobPairs.count && jobWeights.reduce(0, +) == 5 * (Self.number(size, "computeScaling", "perJob", "employees") ?? 0))
+        // Round by round: a job's five pairs are a round apart, every round over the same jobs in the same order.
+        let jobCount = Int(Self.number(size, "computeScaling", "perJob", "jobs") ?? 0)
+        let pairJobs = (perJob["pairJobs"] as? [NSNumber])?.map(\.intValue) ?? []
+        let pairRounds = (perJob["pairRounds"] as? [NSNumber])?.map(\.intValue) ?? []
+        #expect(pairJobs.count == jobPairs.count && pairRounds.count == jobPairs.count)
+        #expect(pairRounds == (0..<5).flatMap { Array(repeating: $0, count: jobCount) }, "\(pairRounds)")
+        #expect(pairJobs.count == 5 * jobCount && (0..<5).allSatisfy { Array(pairJobs[$0 * jobCount ..< ($0 + 1) * jobCount]) == Array(pairJobs[0..<jobCount]) },
+                "\(pairJobs)")
+        #expect(Set(pairJobs).count == jobCount)
         let sorted = zip(jobPairs, jobWeights).sorted { $0.0 < $1.0 }
         var cumulative = 0.0, expected: Double?
         for (value, weight) in sorted where expected == nil {

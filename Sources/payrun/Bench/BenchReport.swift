@@ -129,6 +129,8 @@ struct BenchEntry {
                     "pairs": $0.pairs.count,
                     "pairSpeedUps": $0.pairs.map { round3($0.value) },
                     "pairEmployees": $0.pairs.map { Int($0.weight) },
+                    "pairJobs": $0.pairJobs,
+                    "pairRounds": $0.pairRounds,
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                     "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,
                     "probeSpeedUps": $0.probes.map { round3($0.value) },

@@ -9,13 +9,20 @@ extension ComputeScaling {
     /// (`MonthEndJobs`, up to `sampleMax` employees) are loaded as their worker loaded them
     /// (`ChunkLoader.loadParts`, untimed) and each job's valid inputs are computed with one
     /// `BatchCalculator.calculate` call, as `ChunkProcessor.processParts` does, at parallelism 1 and
-    /// `threads`, `repetitions` times each, right after the load: the inputs are the ones just
-    /// decoded, as in the month-end, not 50,000 inputs loaded long before (the batch measurement
-    /// above, whose one-thread side streams every input from memory). The two parallelisms
-    /// alternate, the first of them changing from job to job and repetition to repetition; the
-    /// best time of each parallelism per job counts, summed over the jobs. Each repetition of a
-    /// job is also a pair (its one-thread time over its two-thread time, taken milliseconds
-    /// apart): `pairSpeedUpMedian` is their median, each pair weighted by its job's employees.
+    /// `threads`, right after the load: the inputs are the ones just decoded, as in the month-end,
+    /// not 50,000 inputs loaded long before (the batch measurement above, whose one-thread side
+    /// streams every input from memory).
+    ///
+    /// `repetitions` rounds, each over every job: a job's repetitions are a round's length apart
+    /// (seconds), not milliseconds. The best time of each parallelism per job counts, summed over
+    /// the jobs, and a best of five only filters out what lasts less than the five: until session
+    /// 14 a job's five pairs ran back to back, and in run h a slow phase of the VM lasting some
+    /// four seconds (its probe 1.68 instead of 1.95) held every pair of nine jobs (pairs 1.1–1.2).
+    /// Each round loads the job again right before its pair (the inputs just decoded, as above).
+    /// The two parallelisms alternate, the first of them changing from job to job and round to
+    /// round. Each (job, round) is also a pair (its one-thread time over its two-thread time,
+    /// taken milliseconds apart): `pairSpeedUpMedian` is their median, each pair weighted by its
+    /// job's employees.
     struct PerJob {
         var employees: Int
         var jobs: Int
@@ -36,59 +43,81 @@ extension ComputeScaling {
         /// what the machine gave two threads at that moment that the calculator turned into speed.
         var relativeSpeedUps: [(value: Double, weight: Double)] = []
         var relativeSpeedUpMedian: Double? { weightedMedian(relativeSpeedUps) }
+        /// For each pair, in the order run: its job (an index into the sample's jobs) and its round.
+        var pairJobs: [Int] = []
+        var pairRounds: [Int] = []
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
+            // The jobs of the sample: whole jobs, in order, until `sampleMax` employees are planned.
+            var sample: [[MonthEndJobs.Part]] = []
+            var planned = 0
+            for job in try MonthEndJobs.read(on: connection) where planned < sampleMax && job.first != nil {
+                sample.append(job)
+                planned += job.reduce(0) { $0 + $1.employees }
+            }
             var employees = 0, jobs = 0
-            var one = 0.0, all = 0.0
-            var pairs: [(value: Double, weight: Double)] = []
-            var cpuRatios: [(value: Double, weight: Double)] = []
-            var probes: [(value: Double, weight: Double)] = [], relative: [(value: Double, weight: Double)] = []
-            for job in try MonthEndJobs.read(on: connection) where employees < sampleMax {
-                guard let tenant = job.first?.tenant else { continue }
-                let chunks: [LoadedChunk] = try connection.transaction { c in
-                    try TenantScope.set(tenant, on: c)
-                    let selections = try job.map { part -> ChunkLoader.PartSelection in
-                        guard let run = try PayrollRun.fetch(tenantId: part.tenant, runId: part.run, on: c) else {
-                            throw CommandFailure("run \(part.run) vanished")
-                        }
-                        return ChunkLoader.PartSelection(run: run, from: part.from, to: part.to)
-                    }
-                    return try ChunkLoader.loadParts(selections, on: c)
-                }
-                var inputs: [PayrollInput] = []
-                for chunk in chunks {
-                    for e in chunk.employees { if case .success(let input) = e.input { inputs.append(input) } }
-                }
-                if inputs.isEmpty { continue }
-                var best = (one: Double.infinity, all: Double.infinity)
-                for repetition in 0..<repetitions {
+            var best = [(one: Double, all: Double, employees: Int)](repeating: (.infinity, .infinity, 0), count: sample.count)
+            var result = PerJob(employees: 0, jobs: 0, oneCoreSeconds: 0, allCoresSeconds: 0)
+            for round in 0..<repetitions {
+                for (index, job) in sample.enumerated() {
+                    let inputs = try validInputs(of: job, on: connection)
+                    if inputs.isEmpty { continue }
+                    let weight = Double(inputs.count)
                     let probe = ParallelProbe.speedUp(threads: threads)
-                    let order = (jobs + repetition) % 2 == 0 ? [1, threads] : [threads, 1]
+                    let order = (index + round) % 2 == 0 ? [1, threads] : [threads, 1]
                     var pair = (one: 0.0, all: 0.0, oneCPU: 0.0, allCPU: 0.0)
                     for parallelism in order {
                         let timing = timedCalculation(inputs, parallelism: parallelism)
                         if parallelism == 1 {
-                            best.one = min(best.one, timing.wall)
+                            best[index].one = min(best[index].one, timing.wall)
                             (pair.one, pair.oneCPU) = (timing.wall, timing.cpu)
                         } else {
-                            best.all = min(best.all, timing.wall)
+                            best[index].all = min(best[index].all, timing.wall)
                             (pair.all, pair.allCPU) = (timing.wall, timing.cpu)
                         }
                     }
-                    if pair.all > 0 { pairs.append((pair.one / pair.all, Double(inputs.count))) }
-                    if let probe {
-                        probes.append((probe, Double(inputs.count)))
-                        if pair.all > 0 { relative.append((pair.one / pair.all / probe, Double(inputs.count))) }
+                    best[index].employees = inputs.count
+                    if pair.all > 0 {
+                        result.pairs.append((pair.one / pair.all, weight))
+                        result.pairJobs.append(index)
+                        result.pairRounds.append(round)
                     }
-                    if pair.oneCPU > 0 { cpuRatios.append((pair.allCPU / pair.oneCPU, Double(inputs.count))) }
+                    if let probe {
+                        result.probes.append((probe, weight))
+                        if pair.all > 0 { result.relativeSpeedUps.append((pair.one / pair.all / probe, weight)) }
+                    }
+                    if pair.oneCPU > 0 { result.cpuRatios.append((pair.allCPU / pair.oneCPU, weight)) }
                 }
-                one += best.one
-                all += best.all
-                employees += inputs.count
+            }
+            for job in best where job.employees > 0 && job.one.isFinite && job.all.isFinite {
+                result.oneCoreSeconds += job.one
+                result.allCoresSeconds += job.all
+                employees += job.employees
                 jobs += 1
             }
-            return PerJob(employees: employees, jobs: jobs, oneCoreSeconds: one, allCoresSeconds: all, pairs: pairs, cpuRatios: cpuRatios,
-                          probes: probes, relativeSpeedUps: relative)
+            result.employees = employees
+            result.jobs = jobs
+            return result
+        }
+
+        /// The valid inputs of `job`, loaded as its worker loaded them (one transaction, the parts together).
+        static func validInputs(of job: [MonthEndJobs.Part], on connection: PostgresConnection) throws -> [PayrollInput] {
+            guard let tenant = job.first?.tenant else { return [] }
+            let chunks: [LoadedChunk] = try connection.transaction { c in
+                try TenantScope.set(tenant, on: c)
+                let selections = try job.map { part -> ChunkLoader.PartSelection in
+                    guard let run = try PayrollRun.fetch(tenantId: part.tenant, runId: part.run, on: c) else {
+                        throw CommandFailure("run \(part.run) vanished")
+                    }
+                    return ChunkLoader.PartSelection(run: run, from: part.from, to: part.to)
+                }
+                return try ChunkLoader.loadParts(selections, on: c)
+            }
+            var inputs: [PayrollInput] = []
+            for chunk in chunks {
+                for e in chunk.employees { if case .success(let input) = e.input { inputs.append(input) } }
+            }
+            return inputs
         }
     }
 
