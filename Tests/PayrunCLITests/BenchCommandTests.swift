@@ -104,6 +104,14 @@ struct BenchCommandTests {
         #expect(pairJobs.count == 5 * jobCount && (0..<5).allSatisfy { Array(pairJobs[$0 * jobCount ..< ($0 + 1) * jobCount]) == Array(pairJobs[0..<jobCount]) },
                 "\(pairJobs)")
         #expect(Set(pairJobs).count == jobCount)
+        // Each pair's walls (rounded to 1 µs) give its speed-up (rounded to 0.001).
+        let pairOne = (perJob["pairOneThreadSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let pairAll = (perJob["pairAllThreadsSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(pairOne.count == jobPairs.count && pairAll.count == jobPairs.count)
+        for k in jobPairs.indices where k < pairOne.count && k < pairAll.count && pairAll[k] > 0 {
+            let exact = pairOne[k] / pairAll[k]
+            #expect(abs(jobPairs[k] - exact) <= 0.0006 + exact * 0.000001 * (1 / pairOne[k] + 1 / pairAll[k]), "pair \(k): \(jobPairs[k]) against \(pairOne[k]) / \(pairAll[k])")
+        }
         let sorted = zip(jobPairs, jobWeights).sorted { $0.0 < $1.0 }
         var cumulative = 0.0, expected: Double?
         for (value, weight) in sorted where expected == nil {

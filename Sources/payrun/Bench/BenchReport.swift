@@ -131,6 +131,8 @@ struct BenchEntry {
                     "pairEmployees": $0.pairs.map { Int($0.weight) },
                     "pairJobs": $0.pairJobs,
                     "pairRounds": $0.pairRounds,
+                    "pairOneThreadSeconds": $0.pairWalls.map { round6($0.one) },
+                    "pairAllThreadsSeconds": $0.pairWalls.map { round6($0.all) },
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                     "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,
                     "probeSpeedUps": $0.probes.map { round3($0.value) },
@@ -145,6 +147,7 @@ struct BenchEntry {
 }
 
 func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+func round6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 }
 func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
 
 /// The whole series: a Markdown table or one JSON object.

@@ -46,6 +46,8 @@ extension ComputeScaling {
         /// For each pair, in the order run: its job (an index into the sample's jobs) and its round.
         var pairJobs: [Int] = []
         var pairRounds: [Int] = []
+        /// For each pair, its one-thread and its `threads` wall seconds.
+        var pairWalls: [(one: Double, all: Double)] = []
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             // The jobs of the sample: whole jobs, in order, until `sampleMax` employees are planned.
@@ -81,6 +83,7 @@ extension ComputeScaling {
                         result.pairs.append((pair.one / pair.all, weight))
                         result.pairJobs.append(index)
                         result.pairRounds.append(round)
+                        result.pairWalls.append((pair.one, pair.all))
                     }
                     if let probe {
                         result.probes.append((probe, weight))
