@@ -137,6 +137,20 @@ struct BenchCommandTests {
         }
         #expect(Self.number(size, "computeScaling", "perJob", "probeSpeedUpMedian").map { jobProbes.contains($0) } == true)
         #expect(Self.number(size, "computeScaling", "perJob", "relativeSpeedUpMedian").map { relative.contains($0) } == true)
+        // The throughput-bound probe, taken with each latency-bound one: the same checks.
+        let batchThroughput = (scaling["throughputProbeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(batchThroughput.count == 5 && batchThroughput.allSatisfy { $0 > 0 && $0.isFinite }, "\(batchThroughput)")
+        if batchThroughput.count == 5 { #expect(Self.number(size, "computeScaling", "throughputProbeSpeedUpMedian") == batchThroughput.sorted()[2]) }
+        let jobThroughput = (perJob["throughputProbeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        let throughputRelative = (perJob["throughputRelativeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(jobThroughput.count == jobPairs.count && throughputRelative.count == jobPairs.count)
+        #expect(jobThroughput.allSatisfy { $0 > 0 && $0.isFinite }, "\(jobThroughput)")
+        for (k, value) in throughputRelative.enumerated() where k < jobPairs.count && k < jobThroughput.count {
+            let exact = jobPairs[k] / jobThroughput[k]
+            #expect(abs(value - exact) <= 0.002 + exact * 0.0006 / jobThroughput[k] + 0.0006 / jobThroughput[k], "pair \(k): \(value) against \(jobPairs[k]) / \(jobThroughput[k])")
+        }
+        #expect(Self.number(size, "computeScaling", "perJob", "throughputProbeSpeedUpMedian").map { jobThroughput.contains($0) } == true)
+        #expect(Self.number(size, "computeScaling", "perJob", "throughputRelativeSpeedUpMedian").map { throughputRelative.contains($0) } == true)
     }
 
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")

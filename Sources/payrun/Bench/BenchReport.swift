@@ -51,9 +51,12 @@ struct BenchEntry {
             + (scaling.perJob?.pairSpeedUpMedian.map { String(format: ", per job %.2f× (%d pairs, weighted by employees)", $0, scaling.perJob?.pairs.count ?? 0) } ?? "")
             + (scaling.cpuRatioMedian.map { String(format: "; CPU-seconds at %d threads over 1 thread for the same work: batch %.2f", scaling.threads, $0) } ?? "")
             + (scaling.perJob?.cpuRatioMedian.map { String(format: ", per job %.2f", $0) } ?? "")
-            + (scaling.probeSpeedUpMedian.map { String(format: "; a fixed integer workload on %d threads next to each pair (what the machine gave): batch %.2f×", scaling.threads, $0) } ?? "")
+            + (scaling.probeSpeedUpMedian.map { String(format: "; a fixed latency-bound workload on %d threads next to each pair (what the machine gave): batch %.2f×", scaling.threads, $0) } ?? "")
             + (scaling.perJob?.probeSpeedUpMedian.map { String(format: ", per job %.2f×", $0) } ?? "")
             + (scaling.perJob?.relativeSpeedUpMedian.map { String(format: "; per job pair ÷ its probe %.2f", $0) } ?? "")
+            + (scaling.throughputProbeSpeedUpMedian.map { String(format: "; a throughput-bound one (two threads sharing a core's units read less): batch %.2f×", $0) } ?? "")
+            + (scaling.perJob?.throughputProbeSpeedUpMedian.map { String(format: ", per job %.2f×", $0) } ?? "")
+            + (scaling.perJob?.throughputRelativeSpeedUpMedian.map { String(format: "; per job pair ÷ it %.2f", $0) } ?? "")
     }
 
     static let phaseOrder = ["claim", "load", "compute", "write", "commit", "plan", "finish", "chunk_jobs"]
@@ -122,6 +125,8 @@ struct BenchEntry {
                 "cpuRatioMedian": scaling.cpuRatioMedian.map(round3) as Any,
                 "probeSpeedUps": scaling.probeSpeedUps.map(round3),
                 "probeSpeedUpMedian": scaling.probeSpeedUpMedian.map(round3) as Any,
+                "throughputProbeSpeedUps": scaling.throughputProbeSpeedUps.map(round3),
+                "throughputProbeSpeedUpMedian": scaling.throughputProbeSpeedUpMedian.map(round3) as Any,
                 "perJob": scaling.perJob.map { [
                     "employees": $0.employees, "jobs": $0.jobs,
                     "oneThreadSeconds": round3($0.oneCoreSeconds), "allThreadsSeconds": round3($0.allCoresSeconds),
@@ -139,6 +144,10 @@ struct BenchEntry {
                     "probeSpeedUpMedian": $0.probeSpeedUpMedian.map(round3) as Any,
                     "relativeSpeedUps": $0.relativeSpeedUps.map { round3($0.value) },
                     "relativeSpeedUpMedian": $0.relativeSpeedUpMedian.map(round3) as Any,
+                    "throughputProbeSpeedUps": $0.throughputProbes.map { round3($0.value) },
+                    "throughputProbeSpeedUpMedian": $0.throughputProbeSpeedUpMedian.map(round3) as Any,
+                    "throughputRelativeSpeedUps": $0.throughputRelativeSpeedUps.map { round3($0.value) },
+                    "throughputRelativeSpeedUpMedian": $0.throughputRelativeSpeedUpMedian.map(round3) as Any,
                 ] as [String: Any] } as Any,
             ] as [String: Any],
             "loadAverage": loadAverage as Any,

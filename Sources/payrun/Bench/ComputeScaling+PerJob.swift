@@ -43,6 +43,11 @@ extension ComputeScaling {
         /// what the machine gave two threads at that moment that the calculator turned into speed.
         var relativeSpeedUps: [(value: Double, weight: Double)] = []
         var relativeSpeedUpMedian: Double? { weightedMedian(relativeSpeedUps) }
+        /// The same two with `ParallelProbe`'s throughput-bound workload, taken right after the other.
+        var throughputProbes: [(value: Double, weight: Double)] = []
+        var throughputProbeSpeedUpMedian: Double? { weightedMedian(throughputProbes) }
+        var throughputRelativeSpeedUps: [(value: Double, weight: Double)] = []
+        var throughputRelativeSpeedUpMedian: Double? { weightedMedian(throughputRelativeSpeedUps) }
         /// For each pair, in the order run: its job (an index into the sample's jobs) and its round.
         var pairJobs: [Int] = []
         var pairRounds: [Int] = []
@@ -65,7 +70,7 @@ extension ComputeScaling {
                     let inputs = try validInputs(of: job, on: connection)
                     if inputs.isEmpty { continue }
                     let weight = Double(inputs.count)
-                    let probe = ParallelProbe.speedUp(threads: threads)
+                    let probe = ParallelProbe.reading(threads: threads)
                     let order = (index + round) % 2 == 0 ? [1, threads] : [threads, 1]
                     var pair = (one: 0.0, all: 0.0, oneCPU: 0.0, allCPU: 0.0)
                     for parallelism in order {
@@ -86,8 +91,12 @@ extension ComputeScaling {
                         result.pairWalls.append((pair.one, pair.all))
                     }
                     if let probe {
-                        result.probes.append((probe, weight))
-                        if pair.all > 0 { result.relativeSpeedUps.append((pair.one / pair.all / probe, weight)) }
+                        result.probes.append((probe.latencyBound, weight))
+                        result.throughputProbes.append((probe.throughputBound, weight))
+                        if pair.all > 0 {
+                            result.relativeSpeedUps.append((pair.one / pair.all / probe.latencyBound, weight))
+                            result.throughputRelativeSpeedUps.append((pair.one / pair.all / probe.throughputBound, weight))
+                        }
                     }
                     if pair.oneCPU > 0 { result.cpuRatios.append((pair.allCPU / pair.oneCPU, weight)) }
                 }

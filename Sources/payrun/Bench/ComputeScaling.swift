@@ -31,6 +31,10 @@ struct ComputeScaling {
     /// machine gave that many threads of fixed work at the moment (ideally `threads`).
     var probeSpeedUps: [Double] = []
     var probeSpeedUpMedian: Double? { probeSpeedUps.isEmpty ? nil : median(probeSpeedUps, by: { $0 }) }
+    /// The same with `ParallelProbe`'s throughput-bound workload (eight independent chains),
+    /// taken right after: what two threads get when they compete for one core's execution units.
+    var throughputProbeSpeedUps: [Double] = []
+    var throughputProbeSpeedUpMedian: Double? { throughputProbeSpeedUps.isEmpty ? nil : median(throughputProbeSpeedUps, by: { $0 }) }
     /// The same two parallelisms job by job (`PerJob`), when measured.
     var perJob: PerJob?
 
@@ -85,10 +89,13 @@ struct ComputeScaling {
         func timed(_ parallelism: Int) -> (wall: Double, cpu: Double) { timedCalculation(inputs, parallelism: parallelism) }
         // Interleaved (1, N, 1, N, …), so a disturbance hits both sides alike; the best of each counts.
         var one = Double.infinity, all = Double.infinity
-        var pairs: [Double] = [], cpuRatios: [Double] = [], probes: [Double] = []
+        var pairs: [Double] = [], cpuRatios: [Double] = [], probes: [Double] = [], throughputProbes: [Double] = []
         for _ in 0..<repetitions {
             try settle()
-            if let probe = ParallelProbe.speedUp(threads: threads) { probes.append(probe) }
+            if let probe = ParallelProbe.reading(threads: threads) {
+                probes.append(probe.latencyBound)
+                throughputProbes.append(probe.throughputBound)
+            }
             let (o, a) = (timed(1), timed(threads))
             one = min(one, o.wall)
             all = min(all, a.wall)
@@ -96,7 +103,8 @@ struct ComputeScaling {
             if o.cpu > 0 { cpuRatios.append(a.cpu / o.cpu) }
         }
         var scaling = ComputeScaling(employees: inputs.count, threads: threads, oneCoreSeconds: one, allCoresSeconds: all,
-                                     pairSpeedUps: pairs, cpuRatios: cpuRatios, probeSpeedUps: probes)
+                                     pairSpeedUps: pairs, cpuRatios: cpuRatios, probeSpeedUps: probes,
+                                     throughputProbeSpeedUps: throughputProbes)
         inputs = []
         try settle()
         scaling.perJob = try PerJob.run(on: connection, threads: threads, sampleMax: sampleMax, repetitions: repetitions)
