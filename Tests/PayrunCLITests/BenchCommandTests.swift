@@ -197,6 +197,19 @@ struct BenchCommandTests {
                 }
             }
         }
+        // What the VM did around each repetition: steal time during each of the nine (null only
+        // where /proc/stat has no steal; Linux has had it since 2.6.11), a throughput-bound probe
+        // before each month-end and floor.
+        let stealReported = MachineSteal.reported
+        for key in ["payrunStealSecondsAll", "floorStealSecondsAll", "baselineStealSecondsAll"] {
+            let values = size[key] as? [Any] ?? []
+            #expect(values.count == 3, "\(key): \(values)")
+            #expect(values.allSatisfy { ($0 as? NSNumber).map { $0.doubleValue >= 0 } ?? !stealReported }, "\(key): \(values)")
+        }
+        for key in ["payrunThroughputProbesBefore", "floorThroughputProbesBefore"] {
+            let values = (size[key] as? [NSNumber])?.map(\.doubleValue) ?? []
+            #expect(values.count == 3 && values.allSatisfy { $0 > 0 && $0.isFinite }, "\(key): \(values)")
+        }
         // Each month-end started from a clean slate: one payslip per computed employee, every run calculated once.
         let computed = Self.number(size, "employeesComputed") ?? 0
         #expect(computed >= 100 && computed <= 150)
@@ -291,5 +304,14 @@ struct BenchCommandTests {
         #expect(be32(16) == 960 && be32(20) == 600)
         #expect(png[24] == 8 && png[25] == 2, "8-bit RGB")
         #expect(Array(png.suffix(8).prefix(4)) == Array("IEND".utf8))
+    }
+}
+
+/// Whether this kernel reports steal time (the eighth number of /proc/stat's `cpu` line).
+enum MachineSteal {
+    static var reported: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return false }
+        return line.split(separator: " ").count >= 9
     }
 }

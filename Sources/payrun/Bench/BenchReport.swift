@@ -14,6 +14,8 @@ struct BenchEntry {
     var floorWallSeconds: [Double] = []
     /// Every SQL baseline run's wall time (`--baseline-repeat`); `baseline` is the median.
     var baselineWallSeconds: [Double] = []
+    /// Steal time and a throughput-bound probe around each repetition.
+    var machine = RepetitionMachine()
     var loadAverage: String? = MachineInfo.current(repository: nil).loadAverage
 
     var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
@@ -86,6 +88,11 @@ struct BenchEntry {
             "payrunWallSecondsAll": payrunWallSeconds.map(round3),
             "floorWallSecondsAll": floorWallSeconds.map(round3),
             "baselineWallSecondsAll": baselineWallSeconds.map(round3),
+            "payrunStealSecondsAll": machine.payrun.stealSeconds.map { $0.map(round3) as Any },
+            "floorStealSecondsAll": machine.floor.stealSeconds.map { $0.map(round3) as Any },
+            "baselineStealSecondsAll": machine.baseline.stealSeconds.map { $0.map(round3) as Any },
+            "payrunThroughputProbesBefore": machine.payrun.throughputProbesBefore.map { $0.map(round3) as Any },
+            "floorThroughputProbesBefore": machine.floor.throughputProbesBefore.map { $0.map(round3) as Any },
             "payrun": [
                 "wallSeconds": round3(payrun.wallSeconds),
                 "employeesPerSecond": round1(employeesPerSecond),
@@ -221,6 +228,18 @@ struct BenchReport {
                              "; SQL baseline ÷ payrun per pair " + e.baselinePairRatios.map { String(format: "%.2f", 1 / $0) }.joined(separator: ", ")
                                  + String(format: " (median %.2f× faster)", 1 / median)
                          } ?? ""))
+        }
+        for e in entries {
+            func list(_ values: [Double?], _ format: String) -> String {
+                values.map { $0.map { String(format: format, $0) } ?? "–" }.joined(separator: ", ")
+            }
+            let m = e.machine
+            guard !(m.payrun.stealSeconds + m.floor.stealSeconds + m.baseline.stealSeconds).isEmpty else { continue }
+            lines.append("")
+            lines.append("\(e.store.employees): the VM around each run: steal CPU-s during payrun \(list(m.payrun.stealSeconds, "%.2f")), "
+                         + "floor \(list(m.floor.stealSeconds, "%.2f")), SQL baseline \(list(m.baseline.stealSeconds, "%.2f")); "
+                         + "a throughput-bound workload on \(e.threads) threads right before (2 on two cores, 1 when they share one): "
+                         + "payrun \(list(m.payrun.throughputProbesBefore, "%.2f×")), floor \(list(m.floor.throughputProbesBefore, "%.2f×"))")
         }
         if !growth.isEmpty {
             lines.append("")

@@ -93,23 +93,30 @@ struct BenchRunCommand: ParsableCommand {
             var payruns: [PayrunMeasurement] = []
             var floors: [FloorMeasurement] = []
             var peers: [BaselineMeasurement] = []
+            var machine = RepetitionMachine()
             let runBaseline = { (number: Int) throws in
                 BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
                 log("\(store.name): SQL baseline\(baselineRepetitions > 1 ? " (\(number) of \(baselineRepetitions))" : "")…")
-                peers.append(try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period))
+                peers.append(try machine.watch(\.baseline, probeThreads: nil) {
+                    try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
+                })
             }
             for repetition in 1...repetitions {
                 let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
                 if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
                 BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
                 log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)…")
-                payruns.append(try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
-                                                         period: (period.year, period.month), progress: progress,
-                                                         log: { log("\(store.name): \($0)") }))
+                payruns.append(try machine.watch(\.payrun, probeThreads: threads) {
+                    try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
+                                              period: (period.year, period.month), progress: progress,
+                                              log: { log("\(store.name): \($0)") })
+                })
                 BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
                 log("\(store.name): floor\(of)…")
-                floors.append(try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
-                                                       progress: progress, log: { log("\(store.name): \($0)") }))
+                floors.append(try machine.watch(\.floor, probeThreads: threads) {
+                    try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
+                                             progress: progress, log: { log("\(store.name): \($0)") })
+                })
                 // Baseline i right after month-end i and floor i, so that each has a neighbour in
                 // time (`BenchEntry.baselinePairRatios`); runs beyond --repeat follow the last floor.
                 if repetition <= baselineRepetitions { try runBaseline(repetition) }
@@ -125,7 +132,8 @@ struct BenchRunCommand: ParsableCommand {
             let scaling = try ComputeScaling.run(url: store.url, threads: threads, sampleMax: computeSample, log: log)
             let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
                                    scaling: scaling, payrunWallSeconds: payruns.map(\.wallSeconds),
-                                   floorWallSeconds: floors.map(\.wallSeconds), baselineWallSeconds: peers.map(\.wallSeconds))
+                                   floorWallSeconds: floors.map(\.wallSeconds), baselineWallSeconds: peers.map(\.wallSeconds),
+                                   machine: machine)
             log(entry.oneLine)
             entries.append(entry)
         }
@@ -135,6 +143,33 @@ struct BenchRunCommand: ParsableCommand {
         } else {
             print(report.table())
         }
+    }
+}
+
+/// What the VM did around each repetition of a size: the steal time during it
+/// (`MachineInfo.stealSeconds`, nil where not reported) and, right before a month-end or a floor,
+/// `ParallelProbe`'s throughput-bound speed-up (what two threads got at that moment: 1 when they
+/// shared one core's execution units, 2 on two cores). In the order run, per kind.
+struct RepetitionMachine {
+    struct Kind {
+        var stealSeconds: [Double?] = []
+        var throughputProbesBefore: [Double?] = []
+    }
+    var payrun = Kind()
+    var floor = Kind()
+    var baseline = Kind()
+
+    /// Runs `body`, recording its steal time (and a probe before it with `probeThreads` ≥ 2) under `kind`.
+    mutating func watch<T>(_ kind: WritableKeyPath<RepetitionMachine, Kind>, probeThreads: Int?,
+                           _ body: () throws -> T) rethrows -> T {
+        if let probeThreads {
+            self[keyPath: kind].throughputProbesBefore.append(ParallelProbe.speedUp(threads: probeThreads, workload: .throughputBound))
+        }
+        let stolen = MachineInfo.stealSeconds()
+        let value = try body()
+        let after = MachineInfo.stealSeconds()
+        self[keyPath: kind].stealSeconds.append(stolen.flatMap { before in after.map { $0 - before } })
+        return value
     }
 }
 

@@ -58,6 +58,19 @@ struct MachineInfo {
                            commit: commit, date: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName)
     }
 
+    /// CPU-seconds the hypervisor gave to others while this machine's vCPUs wanted to run ("steal",
+    /// the eighth number of /proc/stat's `cpu` line, all vCPUs together) since boot, or nil where
+    /// the kernel does not report it. Time taken by the host's other work on a vCPU's hardware
+    /// thread's sibling is not steal: the vCPU runs, only slower.
+    static func stealSeconds() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        let fields = line.split(separator: " ").dropFirst()
+        guard fields.count >= 8, let ticks = Double(fields[fields.startIndex + 7]) else { return nil }
+        let hertz = sysconf(Int32(_SC_CLK_TCK))
+        return hertz > 0 ? ticks / Double(hertz) : nil
+    }
+
     /// `git rev-parse --short HEAD` (plus `-dirty` when the tree has changes), or nil.
     static func gitCommit(_ directory: String) -> String? {
         func git(_ arguments: [String]) -> String? {
