@@ -206,6 +206,10 @@ struct BenchCommandTests {
             #expect(values.count == 3, "\(key): \(values)")
             #expect(values.allSatisfy { ($0 as? NSNumber).map { $0.doubleValue >= 0 } ?? !stealReported }, "\(key): \(values)")
         }
+        for key in ["payrunAutovacuumRunsAll", "floorAutovacuumRunsAll", "baselineAutovacuumRunsAll"] {
+            let values = (size[key] as? [NSNumber])?.map(\.intValue) ?? []
+            #expect(values.count == 3 && values.allSatisfy { $0 >= 0 }, "\(key): \(values)")
+        }
         for key in ["payrunThroughputProbesBefore", "floorThroughputProbesBefore"] {
             let values = (size[key] as? [NSNumber])?.map(\.doubleValue) ?? []
             #expect(values.count == 3 && values.allSatisfy { $0 > 0 && $0.isFinite }, "\(key): \(values)")
@@ -219,6 +223,13 @@ struct BenchCommandTests {
         let database = try PostgresConnection(url: PostgresConnectionString.replacingDatabase(in: server, with: "payrun_bench_e150"))
         defer { database.close() }
         #expect(try database.queryOne("SELECT count(*) FROM payrun.payroll_runs")?.int64(at: 0) == Int64(Self.number(size, "payrun", "runs") ?? -1))
+        // Autovacuum was off on the tables the steps write while they were timed, and is back on.
+        let options = try database.query("""
+            SELECT c.oid::regclass::text, coalesce(array_to_string(c.reloptions, ','), '') FROM pg_class c
+             WHERE c.oid IN ('payrun.payslips'::regclass, 'payrun.jobs'::regclass, 'payrun_bench.floor_payslips'::regclass,
+                             'payrun_bench.sql_baseline_result'::regclass)
+            """).map { (try $0.string(at: 0), try $0.string(at: 1)) }
+        #expect(options.count == 4 && options.allSatisfy { !$0.1.contains("autovacuum_enabled") }, "\(options)")
     }
 
     @Test("bench --employees 120,60: a series in ascending order of size, with the change of employees/s from each size to the next")

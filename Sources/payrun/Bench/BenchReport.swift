@@ -92,6 +92,9 @@ struct BenchEntry {
             "floorStealSecondsAll": machine.floor.stealSeconds.map { $0.map(round3) as Any },
             "baselineStealSecondsAll": machine.baseline.stealSeconds.map { $0.map(round3) as Any },
             "payrunThroughputProbesBefore": machine.payrun.throughputProbesBefore.map { $0.map(round3) as Any },
+            "payrunAutovacuumRunsAll": machine.payrun.autovacuumRuns.map { $0 as Any },
+            "floorAutovacuumRunsAll": machine.floor.autovacuumRuns.map { $0 as Any },
+            "baselineAutovacuumRunsAll": machine.baseline.autovacuumRuns.map { $0 as Any },
             "floorThroughputProbesBefore": machine.floor.throughputProbesBefore.map { $0.map(round3) as Any },
             "payrun": [
                 "wallSeconds": round3(payrun.wallSeconds),
@@ -239,7 +242,10 @@ struct BenchReport {
             lines.append("\(e.store.employees): the VM around each run: steal CPU-s during payrun \(list(m.payrun.stealSeconds, "%.2f")), "
                          + "floor \(list(m.floor.stealSeconds, "%.2f")), SQL baseline \(list(m.baseline.stealSeconds, "%.2f")); "
                          + "a throughput-bound workload on \(e.threads) threads right before (2 on two cores, 1 when they share one): "
-                         + "payrun \(list(m.payrun.throughputProbesBefore, "%.2f×")), floor \(list(m.floor.throughputProbesBefore, "%.2f×"))")
+                         + "payrun \(list(m.payrun.throughputProbesBefore, "%.2f×")), floor \(list(m.floor.throughputProbesBefore, "%.2f×")); "
+                         + "autovacuum runs during payrun \(list(m.payrun.autovacuumRuns.map { $0.map(Double.init) }, "%.0f")), "
+                         + "floor \(list(m.floor.autovacuumRuns.map { $0.map(Double.init) }, "%.0f")), "
+                         + "SQL baseline \(list(m.baseline.autovacuumRuns.map { $0.map(Double.init) }, "%.0f"))")
         }
         if !growth.isEmpty {
             lines.append("")

@@ -93,9 +93,17 @@ struct BenchRunCommand: ParsableCommand {
             var payruns: [PayrunMeasurement] = []
             var floors: [FloorMeasurement] = []
             var peers: [BaselineMeasurement] = []
-            var machine = RepetitionMachine()
+            var machine = RepetitionMachine(url: store.url)
+            // Autovacuum off on the tables the steps write while this size is measured
+            // (`BenchHousekeeping`); back on whatever happens below.
+            try BenchHousekeeping.setAutovacuum(false, url: store.url)
+            defer {
+                do { try BenchHousekeeping.setAutovacuum(true, url: store.url) } catch {
+                    log("\(store.name): autovacuum not set back on its tables (\(error)): ALTER TABLE … RESET (autovacuum_enabled)")
+                }
+            }
             let runBaseline = { (number: Int) throws in
-                BenchCheckpoint.run(url: store.url, before: "the SQL baseline", log: log)
+                BenchHousekeeping.prepareStep(url: store.url, before: "the SQL baseline", log: log)
                 log("\(store.name): SQL baseline\(baselineRepetitions > 1 ? " (\(number) of \(baselineRepetitions))" : "")…")
                 peers.append(try machine.watch(\.baseline, probeThreads: nil) {
                     try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
@@ -104,14 +112,14 @@ struct BenchRunCommand: ParsableCommand {
             for repetition in 1...repetitions {
                 let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
                 if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
-                BenchCheckpoint.run(url: store.url, before: "the month-end", log: log)
+                BenchHousekeeping.prepareStep(url: store.url, before: "the month-end", log: log)
                 log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)…")
                 payruns.append(try machine.watch(\.payrun, probeThreads: threads) {
                     try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
                                               period: (period.year, period.month), progress: progress,
                                               log: { log("\(store.name): \($0)") })
                 })
-                BenchCheckpoint.run(url: store.url, before: "the floor", log: log)
+                BenchHousekeeping.prepareStep(url: store.url, before: "the floor", log: log)
                 log("\(store.name): floor\(of)…")
                 floors.append(try machine.watch(\.floor, probeThreads: threads) {
                     try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
@@ -154,7 +162,13 @@ struct RepetitionMachine {
     struct Kind {
         var stealSeconds: [Double?] = []
         var throughputProbesBefore: [Double?] = []
+        /// Autovacuum and autoanalyze runs that finished in the store's database during each run
+        /// (`BenchHousekeeping.autovacuumRuns`; 0 unless one started on a table the bench does not
+        /// vacuum itself, e.g. a system catalog).
+        var autovacuumRuns: [Int?] = []
     }
+    /// The store whose autovacuum runs are counted (nil: not counted).
+    var url: String?
     var payrun = Kind()
     var floor = Kind()
     var baseline = Kind()
@@ -165,10 +179,13 @@ struct RepetitionMachine {
         if let probeThreads {
             self[keyPath: kind].throughputProbesBefore.append(ParallelProbe.speedUp(threads: probeThreads, workload: .throughputBound))
         }
+        let runs = url.flatMap(BenchHousekeeping.autovacuumRuns)
         let stolen = MachineInfo.stealSeconds()
         let value = try body()
         let after = MachineInfo.stealSeconds()
         self[keyPath: kind].stealSeconds.append(stolen.flatMap { before in after.map { $0 - before } })
+        let runsAfter = url.flatMap(BenchHousekeeping.autovacuumRuns)
+        self[keyPath: kind].autovacuumRuns.append(runs.flatMap { before in runsAfter.map { $0 - before } })
         return value
     }
 }

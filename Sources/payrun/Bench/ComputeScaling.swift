@@ -76,9 +76,7 @@ struct ComputeScaling {
         // baseline's result table as the repetitions began). This did not remove the spread of
         // the two-thread figure on this VM: series 13 still read 1.45 at 1,000,000, and repeated
         // `compute-scaling --repeat 7` runs on the same inputs read 1.47–1.99.
-        for table in ["payrun.jobs", "payrun.payroll_runs", "payrun.run_chunks", "payrun.payslips",
-                      "payrun_bench.floor_payslips", "payrun_bench.sql_baseline_result"]
-            where try connection.queryOne("SELECT to_regclass($1) IS NOT NULL", [.text(table)])?.bool(at: 0) == true {
+        for table in try BenchHousekeeping.existingTables(on: connection) {
             try connection.execute("VACUUM (ANALYZE) \(table)")
         }
         try settle()

@@ -53,6 +53,7 @@ struct FloorMeasurement {
             CREATE SCHEMA IF NOT EXISTS payrun_bench;
             DROP TABLE IF EXISTS payrun_bench.floor_payslips;
             CREATE TABLE payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING COMPRESSION);
+            ALTER TABLE payrun_bench.floor_payslips SET (autovacuum_enabled = false, toast.autovacuum_enabled = false);
             """)
         // The chunks as payrun's jobs ran them: the parts of one packed job are one floor chunk,
         // one transaction; a chunk of a single-part job alone.
