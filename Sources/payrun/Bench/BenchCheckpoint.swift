@@ -83,6 +83,12 @@ enum BenchHousekeeping {
             // Tables a step created since (the SQL baseline's result) get the same setting.
             try setAutovacuum(false, tables: tables, on: connection)
             for table in tables { try connection.execute("VACUUM (ANALYZE) \(table)") }
+            // The catalogs those ANALYZEs and the floor's CREATE TABLE write (autovacuum cannot be
+            // turned off on them): in run e of session 15 pg_statistic and pg_class were the only
+            // autovacuums left in the timed steps. A role that does not own them gets a warning.
+            for catalog in ["pg_catalog.pg_statistic", "pg_catalog.pg_class", "pg_catalog.pg_attribute"] {
+                try connection.execute("VACUUM (ANALYZE) \(catalog)")
+            }
         } catch {
             log("VACUUM before \(step) not done (\(error)); autovacuum may run during it")
         }
