@@ -104,6 +104,18 @@ struct BenchCommandTests {
         #expect(pairJobs.count == 5 * jobCount && (0..<5).allSatisfy { Array(pairJobs[$0 * jobCount ..< ($0 + 1) * jobCount]) == Array(pairJobs[0..<jobCount]) },
                 "\(pairJobs)")
         #expect(Set(pairJobs).count == jobCount)
+        // Each round's speed-up is its one-thread walls summed over its two-thread walls summed.
+        let rounds = (perJob["roundSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
+        #expect(rounds.count == 5, "\(rounds)")
+        let walls = (one: (perJob["pairOneThreadSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? [],
+                     all: (perJob["pairAllThreadsSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? [])
+        for (round, value) in rounds.enumerated() where walls.one.count == pairRounds.count && walls.all.count == pairRounds.count {
+            let members = pairRounds.indices.filter { pairRounds[$0] == round }
+            let one = members.reduce(0) { $0 + walls.one[$1] }, all = members.reduce(0) { $0 + walls.all[$1] }
+            #expect(all > 0 && abs(value - one / all) <= 0.0006 + one / all * 0.000001 * Double(members.count) * (1 / one + 1 / all),
+                    "round \(round): \(value) against \(one) / \(all)")
+        }
+        if rounds.count == 5 { #expect(Self.number(size, "computeScaling", "perJob", "roundSpeedUpMedian") == rounds.sorted()[2]) }
         // Each pair's walls (rounded to 1 µs) give its speed-up (rounded to 0.001).
         let pairOne = (perJob["pairOneThreadSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? []
         let pairAll = (perJob["pairAllThreadsSeconds"] as? [NSNumber])?.map(\.doubleValue) ?? []

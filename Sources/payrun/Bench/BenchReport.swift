@@ -43,7 +43,9 @@ struct BenchEntry {
     }
     var baselinePairRatioMedian: Double? { baselinePairRatios.isEmpty ? nil : median(baselinePairRatios, by: { $0 }) }
 
-    var perJobSpeedUpText: String { scaling.perJob.map { String(format: "%.2f×", $0.speedUp) } ?? "–" }
+    var perJobSpeedUpText: String {
+        scaling.perJob.map { String(format: "%.2f×", $0.speedUp) + ($0.roundSpeedUpMedian.map { String(format: " (rounds %.2f×)", $0) } ?? "") } ?? "–"
+    }
     /// The compute step's pair medians ("batch 1.88× (…), per job 1.86× (150 pairs …)") and CPU
     /// ratios, or nil when no pair was measured.
     var pairSpeedUpText: String? {
@@ -148,6 +150,8 @@ struct BenchEntry {
                     "pairRounds": $0.pairRounds,
                     "pairOneThreadSeconds": $0.pairWalls.map { round6($0.one) },
                     "pairAllThreadsSeconds": $0.pairWalls.map { round6($0.all) },
+                    "roundSpeedUps": $0.roundSpeedUps.map(round3),
+                    "roundSpeedUpMedian": $0.roundSpeedUpMedian.map(round3) as Any,
                     "pairSpeedUpMedian": $0.pairSpeedUpMedian.map(round3) as Any,
                     "cpuRatioMedian": $0.cpuRatioMedian.map(round3) as Any,
                     "probeSpeedUps": $0.probes.map { round3($0.value) },

@@ -53,6 +53,22 @@ extension ComputeScaling {
         var pairRounds: [Int] = []
         /// For each pair, its one-thread and its `threads` wall seconds.
         var pairWalls: [(one: Double, all: Double)] = []
+        /// Each round's speed-up over the whole sample: the round's one-thread walls summed over
+        /// its `threads` walls summed (each job's two sides milliseconds apart), in round order.
+        /// Unlike `speedUp`, whose best one-thread and best two-thread times of a job may come
+        /// from different rounds, i.e. from different states of the VM (session 15: a lone vCPU
+        /// at times has a whole core, two never do), both sides of a round's figure are taken at
+        /// the same moments.
+        var roundSpeedUps: [Double] {
+            var sums: [Int: (one: Double, all: Double)] = [:]
+            for (round, walls) in zip(pairRounds, pairWalls) {
+                sums[round, default: (0, 0)].one += walls.one
+                sums[round, default: (0, 0)].all += walls.all
+            }
+            return sums.keys.sorted().compactMap { sums[$0].flatMap { $0.all > 0 ? $0.one / $0.all : nil } }
+        }
+        /// The median of `roundSpeedUps` (the lower middle one for an even count).
+        var roundSpeedUpMedian: Double? { roundSpeedUps.isEmpty ? nil : median(roundSpeedUps, by: { $0 }) }
 
         static func run(on connection: PostgresConnection, threads: Int, sampleMax: Int, repetitions: Int) throws -> PerJob {
             // The jobs of the sample: whole jobs, in order, until `sampleMax` employees are planned.
