@@ -132,37 +132,27 @@ struct BenchCommandTests {
         }
         #expect(expected != nil && Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian") == expected,
                 "\(String(describing: expected)) against \(String(describing: Self.number(size, "computeScaling", "perJob", "pairSpeedUpMedian")))")
-        // The machine's own two-thread speed-up on fixed work, one probe right before each pair. No
-        // range beyond positive: other suites run meanwhile, and a one-thread side that lost its
-        // core both times reads above 2 (3.1 in a CI run).
-        let batchProbes = (scaling["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        #expect(batchProbes.count == 5 && batchProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(batchProbes)")
-        if batchProbes.count == 5 { #expect(Self.number(size, "computeScaling", "probeSpeedUpMedian") == batchProbes.sorted()[2]) }
-        let jobProbes = (perJob["probeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        let relative = (perJob["relativeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        #expect(jobProbes.count == jobPairs.count && relative.count == jobPairs.count)
-        #expect(jobProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(jobProbes)")
-        // Each relative figure is its pair over its probe (both rounded to 0.001 in the JSON).
-        for (k, value) in relative.enumerated() where k < jobPairs.count && k < jobProbes.count {
-            let exact = jobPairs[k] / jobProbes[k]
-            #expect(abs(value - exact) <= 0.002 + exact * 0.0006 / jobProbes[k] + 0.0006 / jobProbes[k], "pair \(k): \(value) against \(jobPairs[k]) / \(jobProbes[k])")
+        // The machine's own two-thread speed-up on fixed work, one probe of each workload
+        // (latency-bound, throughput-bound) right before each pair. No range beyond positive: other
+        // suites run meanwhile, and a one-thread side that lost its core both times reads above 2
+        // (3.1 in a CI run).
+        for (probeKey, relativeKey) in [("probeSpeedUp", "relativeSpeedUp"), ("throughputProbeSpeedUp", "throughputRelativeSpeedUp")] {
+            let batchProbes = (scaling[probeKey + "s"] as? [NSNumber])?.map(\.doubleValue) ?? []
+            #expect(batchProbes.count == 5 && batchProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(probeKey): \(batchProbes)")
+            if batchProbes.count == 5 { #expect(Self.number(size, "computeScaling", probeKey + "Median") == batchProbes.sorted()[2], "\(probeKey)") }
+            let jobProbes = (perJob[probeKey + "s"] as? [NSNumber])?.map(\.doubleValue) ?? []
+            let relative = (perJob[relativeKey + "s"] as? [NSNumber])?.map(\.doubleValue) ?? []
+            #expect(jobProbes.count == jobPairs.count && relative.count == jobPairs.count, "\(probeKey)")
+            #expect(jobProbes.allSatisfy { $0 > 0 && $0.isFinite }, "\(probeKey): \(jobProbes)")
+            // Each relative figure is its pair over its probe (both rounded to 0.001 in the JSON).
+            for (k, value) in relative.enumerated() where k < jobPairs.count && k < jobProbes.count {
+                let exact = jobPairs[k] / jobProbes[k]
+                #expect(abs(value - exact) <= 0.002 + exact * 0.0006 / jobProbes[k] + 0.0006 / jobProbes[k],
+                        "\(relativeKey) \(k): \(value) against \(jobPairs[k]) / \(jobProbes[k])")
+            }
+            #expect(Self.number(size, "computeScaling", "perJob", probeKey + "Median").map { jobProbes.contains($0) } == true, "\(probeKey)")
+            #expect(Self.number(size, "computeScaling", "perJob", relativeKey + "Median").map { relative.contains($0) } == true, "\(relativeKey)")
         }
-        #expect(Self.number(size, "computeScaling", "perJob", "probeSpeedUpMedian").map { jobProbes.contains($0) } == true)
-        #expect(Self.number(size, "computeScaling", "perJob", "relativeSpeedUpMedian").map { relative.contains($0) } == true)
-        // The throughput-bound probe, taken with each latency-bound one: the same checks.
-        let batchThroughput = (scaling["throughputProbeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        #expect(batchThroughput.count == 5 && batchThroughput.allSatisfy { $0 > 0 && $0.isFinite }, "\(batchThroughput)")
-        if batchThroughput.count == 5 { #expect(Self.number(size, "computeScaling", "throughputProbeSpeedUpMedian") == batchThroughput.sorted()[2]) }
-        let jobThroughput = (perJob["throughputProbeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        let throughputRelative = (perJob["throughputRelativeSpeedUps"] as? [NSNumber])?.map(\.doubleValue) ?? []
-        #expect(jobThroughput.count == jobPairs.count && throughputRelative.count == jobPairs.count)
-        #expect(jobThroughput.allSatisfy { $0 > 0 && $0.isFinite }, "\(jobThroughput)")
-        for (k, value) in throughputRelative.enumerated() where k < jobPairs.count && k < jobThroughput.count {
-            let exact = jobPairs[k] / jobThroughput[k]
-            #expect(abs(value - exact) <= 0.002 + exact * 0.0006 / jobThroughput[k] + 0.0006 / jobThroughput[k], "pair \(k): \(value) against \(jobPairs[k]) / \(jobThroughput[k])")
-        }
-        #expect(Self.number(size, "computeScaling", "perJob", "throughputProbeSpeedUpMedian").map { jobThroughput.contains($0) } == true)
-        #expect(Self.number(size, "computeScaling", "perJob", "throughputRelativeSpeedUpMedian").map { throughputRelative.contains($0) } == true)
     }
 
     @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")
