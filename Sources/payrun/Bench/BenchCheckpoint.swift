@@ -33,7 +33,7 @@ enum BenchCheckpoint {
 ///
 /// So for the measurements of a size the bench turns autovacuum off on the tables the steps write
 /// (`autovacuum_enabled = false`, this store's tables only, set back afterwards), and before
-/// each step waits until no autovacuum worker of the store's database runs, runs VACUUM (ANALYZE)
+/// each step waits (at most a minute) until no autovacuum worker runs on the server, runs VACUUM (ANALYZE)
 /// on those tables itself, untimed, then CHECKPOINT (`BenchCheckpoint`). A month-end is timed
 /// without somebody else's housekeeping in it, and so are the floor and the baseline.
 enum BenchHousekeeping {
@@ -61,13 +61,11 @@ enum BenchHousekeeping {
         }
     }
 
-    /// Waits (at most `timeout`) until no autovacuum worker runs in the database of `connection`.
-    static func waitForAutovacuumWorkers(on connection: PostgresConnection, timeout: Duration = .seconds(60)) throws {
-        let deadline = ContinuousClock.now + timeout
+    /// Waits until no autovacuum worker runs on the server of `connection` (in any database: a
+    /// worker anywhere takes a core from the step), or until `deadline`.
+    static func waitForAutovacuumWorkers(on connection: PostgresConnection, until deadline: ContinuousClock.Instant) throws {
         while ContinuousClock.now < deadline,
-              try connection.queryOne("""
-                  SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND datname = current_database()
-                  """)?.int64(at: 0) ?? 0 > 0 {
+              try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")?.int64(at: 0) ?? 0 > 0 {
             usleep(200_000)
         }
     }
@@ -78,7 +76,7 @@ enum BenchHousekeeping {
         do {
             let connection = try PostgresConnection(url: url)
             defer { connection.close() }
-            try waitForAutovacuumWorkers(on: connection)
+            try waitForAutovacuumWorkers(on: connection, until: .now + .seconds(60))
             let tables = try existingTables(on: connection)
             // Tables a step created since (the SQL baseline's result) get the same setting.
             try setAutovacuum(false, tables: tables, on: connection)

@@ -64,12 +64,7 @@ struct ComputeScaling {
         // repetition and again before each later one, because autovacuum starts new workers every
         // naptime (at most two minutes of waiting in all).
         let settleDeadline = ContinuousClock.now + .seconds(120)
-        func settle() throws {
-            while ContinuousClock.now < settleDeadline,
-                  try connection.queryOne("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")?.int64(at: 0) ?? 0 > 0 {
-                usleep(200_000)
-            }
-        }
+        func settle() throws { try BenchHousekeeping.waitForAutovacuumWorkers(on: connection, until: settleDeadline) }
         // The steps before wrote these tables (at 1,000,000 employees a million rows each into
         // the last three): vacuumed and analyzed here, untimed, autovacuum has no reason to start
         // a worker on them during the repetitions (in series 12 at 1,000,000 one analyzed the
