@@ -24,35 +24,68 @@ extension ComputeScaling {
     /// taken milliseconds apart): `pairSpeedUpMedian` is their median, each pair weighted by its
     /// job's employees.
     struct PerJob {
-        var employees: Int
-        var jobs: Int
-        var oneCoreSeconds: Double
-        var allCoresSeconds: Double
+        /// One (job, round) measurement: the job's two walls and CPU-seconds, taken milliseconds
+        /// apart, and the probes taken right before them.
+        struct Pair {
+            var job: Int
+            var round: Int
+            var employees: Int
+            var one: Double, all: Double
+            var oneCPU: Double, allCPU: Double
+            var probe: ParallelProbe.Reading?
+            var speedUp: Double? { all > 0 ? one / all : nil }
+            var weight: Double { Double(employees) }
+        }
+
+        /// Every measurement, in the order run (round by round); every figure below derives from them.
+        var measured: [Pair] = []
+
+        /// The best time of each parallelism per job, summed over the jobs.
+        var oneCoreSeconds: Double { bests.reduce(0) { $0 + $1.one } }
+        var allCoresSeconds: Double { bests.reduce(0) { $0 + $1.all } }
         var speedUp: Double { allCoresSeconds > 0 ? oneCoreSeconds / allCoresSeconds : 0 }
-        /// Every (job, repetition) pair's speed-up with its job's employee count as weight.
-        var pairs: [(value: Double, weight: Double)] = []
+        /// The jobs measured at both parallelisms and their employees.
+        var jobs: Int { bests.count }
+        var employees: Int { bests.reduce(0) { $0 + $1.employees } }
+        private var bests: [(one: Double, all: Double, employees: Int)] {
+            var byJob: [Int: (one: Double, all: Double, employees: Int)] = [:]
+            for p in timedPairs {
+                let b = byJob[p.job] ?? (.infinity, .infinity, p.employees)
+                byJob[p.job] = (min(b.one, p.one), min(b.all, p.all), p.employees)
+            }
+            return byJob.keys.sorted().compactMap { byJob[$0] }
+        }
+
+        /// The measurements with a two-thread time: the pairs.
+        private var timedPairs: [Pair] { measured.filter { $0.all > 0 } }
+        /// Every (job, round) pair's speed-up with its job's employee count as weight.
+        var pairs: [(value: Double, weight: Double)] { timedPairs.map { ($0.one / $0.all, $0.weight) } }
         var pairSpeedUpMedian: Double? { weightedMedian(pairs) }
+        /// For each pair, in the order run: its job (an index into the sample's jobs), its round,
+        /// its one-thread and its `threads` wall seconds.
+        var pairJobs: [Int] { timedPairs.map(\.job) }
+        var pairRounds: [Int] { timedPairs.map(\.round) }
+        var pairWalls: [(one: Double, all: Double)] { timedPairs.map { ($0.one, $0.all) } }
         /// Every pair's process CPU-seconds at `threads` over those at one thread (same inputs, same
         /// weights as `pairs`): above 1 the same work cost more CPU on more threads.
-        var cpuRatios: [(value: Double, weight: Double)] = []
+        var cpuRatios: [(value: Double, weight: Double)] { measured.filter { $0.oneCPU > 0 }.map { ($0.allCPU / $0.oneCPU, $0.weight) } }
         var cpuRatioMedian: Double? { weightedMedian(cpuRatios) }
-        /// `ParallelProbe`'s speed-up taken right before each pair (same weights as `pairs`).
-        var probes: [(value: Double, weight: Double)] = []
+        /// `ParallelProbe`'s latency-bound speed-up taken right before each pair (same weights as `pairs`).
+        var probes: [(value: Double, weight: Double)] { measured.compactMap { p in p.probe.map { ($0.latencyBound, p.weight) } } }
         var probeSpeedUpMedian: Double? { weightedMedian(probes) }
         /// Each pair's speed-up over the probe's taken right before it (same weights): the share of
         /// what the machine gave two threads at that moment that the calculator turned into speed.
-        var relativeSpeedUps: [(value: Double, weight: Double)] = []
+        var relativeSpeedUps: [(value: Double, weight: Double)] {
+            measured.compactMap { p in p.probe.flatMap { probe in p.speedUp.map { ($0 / probe.latencyBound, p.weight) } } }
+        }
         var relativeSpeedUpMedian: Double? { weightedMedian(relativeSpeedUps) }
         /// The same two with `ParallelProbe`'s throughput-bound workload, taken right after the other.
-        var throughputProbes: [(value: Double, weight: Double)] = []
+        var throughputProbes: [(value: Double, weight: Double)] { measured.compactMap { p in p.probe.map { ($0.throughputBound, p.weight) } } }
         var throughputProbeSpeedUpMedian: Double? { weightedMedian(throughputProbes) }
-        var throughputRelativeSpeedUps: [(value: Double, weight: Double)] = []
+        var throughputRelativeSpeedUps: [(value: Double, weight: Double)] {
+            measured.compactMap { p in p.probe.flatMap { probe in p.speedUp.map { ($0 / probe.throughputBound, p.weight) } } }
+        }
         var throughputRelativeSpeedUpMedian: Double? { weightedMedian(throughputRelativeSpeedUps) }
-        /// For each pair, in the order run: its job (an index into the sample's jobs) and its round.
-        var pairJobs: [Int] = []
-        var pairRounds: [Int] = []
-        /// For each pair, its one-thread and its `threads` wall seconds.
-        var pairWalls: [(one: Double, all: Double)] = []
         /// Each round's speed-up over the whole sample: the round's one-thread walls summed over
         /// its `threads` walls summed (each job's two sides milliseconds apart), in round order.
         /// Unlike `speedUp`, whose best one-thread and best two-thread times of a job may come
@@ -61,9 +94,9 @@ extension ComputeScaling {
         /// the same moments.
         var roundSpeedUps: [Double] {
             var sums: [Int: (one: Double, all: Double)] = [:]
-            for (round, walls) in zip(pairRounds, pairWalls) {
-                sums[round, default: (0, 0)].one += walls.one
-                sums[round, default: (0, 0)].all += walls.all
+            for p in timedPairs {
+                sums[p.round, default: (0, 0)].one += p.one
+                sums[p.round, default: (0, 0)].all += p.all
             }
             return sums.keys.sorted().compactMap { sums[$0].flatMap { $0.all > 0 ? $0.one / $0.all : nil } }
         }
@@ -78,53 +111,20 @@ extension ComputeScaling {
                 sample.append(job)
                 planned += job.reduce(0) { $0 + $1.employees }
             }
-            var employees = 0, jobs = 0
-            var best = [(one: Double, all: Double, employees: Int)](repeating: (.infinity, .infinity, 0), count: sample.count)
-            var result = PerJob(employees: 0, jobs: 0, oneCoreSeconds: 0, allCoresSeconds: 0)
+            var result = PerJob()
             for round in 0..<repetitions {
                 for (index, job) in sample.enumerated() {
                     let inputs = try validInputs(of: job, on: connection)
                     if inputs.isEmpty { continue }
-                    let weight = Double(inputs.count)
-                    let probe = ParallelProbe.reading(threads: threads)
-                    let order = (index + round) % 2 == 0 ? [1, threads] : [threads, 1]
-                    var pair = (one: 0.0, all: 0.0, oneCPU: 0.0, allCPU: 0.0)
-                    for parallelism in order {
+                    var pair = Pair(job: index, round: round, employees: inputs.count, one: 0, all: 0, oneCPU: 0, allCPU: 0,
+                                    probe: ParallelProbe.reading(threads: threads))
+                    for parallelism in (index + round) % 2 == 0 ? [1, threads] : [threads, 1] {
                         let timing = timedCalculation(inputs, parallelism: parallelism)
-                        if parallelism == 1 {
-                            best[index].one = min(best[index].one, timing.wall)
-                            (pair.one, pair.oneCPU) = (timing.wall, timing.cpu)
-                        } else {
-                            best[index].all = min(best[index].all, timing.wall)
-                            (pair.all, pair.allCPU) = (timing.wall, timing.cpu)
-                        }
+                        if parallelism == 1 { (pair.one, pair.oneCPU) = (timing.wall, timing.cpu) } else { (pair.all, pair.allCPU) = (timing.wall, timing.cpu) }
                     }
-                    best[index].employees = inputs.count
-                    if pair.all > 0 {
-                        result.pairs.append((pair.one / pair.all, weight))
-                        result.pairJobs.append(index)
-                        result.pairRounds.append(round)
-                        result.pairWalls.append((pair.one, pair.all))
-                    }
-                    if let probe {
-                        result.probes.append((probe.latencyBound, weight))
-                        result.throughputProbes.append((probe.throughputBound, weight))
-                        if pair.all > 0 {
-                            result.relativeSpeedUps.append((pair.one / pair.all / probe.latencyBound, weight))
-                            result.throughputRelativeSpeedUps.append((pair.one / pair.all / probe.throughputBound, weight))
-                        }
-                    }
-                    if pair.oneCPU > 0 { result.cpuRatios.append((pair.allCPU / pair.oneCPU, weight)) }
+                    result.measured.append(pair)
                 }
             }
-            for job in best where job.employees > 0 && job.one.isFinite && job.all.isFinite {
-                result.oneCoreSeconds += job.one
-                result.allCoresSeconds += job.all
-                employees += job.employees
-                jobs += 1
-            }
-            result.employees = employees
-            result.jobs = jobs
             return result
         }
 
