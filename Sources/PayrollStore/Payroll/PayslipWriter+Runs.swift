@@ -1,6 +1,6 @@
 import PostgresClient
 
-/// Payslips of several runs at once (a packed chunk job): the same two paths as `write`, with one
+/// Payslips of several runs at once (a packed chunk job): the same paths as `write`, with one
 /// COPY for all the runs' rows (each row carries its own run id and version).
 extension PayslipWriter {
     /// Writes each group's payslips for its run; returns the rows written and the path taken.
@@ -12,18 +12,44 @@ extension PayslipWriter {
         if groups.count == 1, let only = groups.first {
             return try writeReportingPath(only.payslips, run: only.run, stagingKey: stagingKey, on: connection)
         }
-        let total = groups.reduce(0) { $0 + $1.payslips.count }
-        try reserveCaptureMemory(on: connection)
-        if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) { return (total, .direct) }
-        return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
+        return try writeMany(groups, stagingKey: stagingKey, on: connection)
     }
 
-    /// Whether the direct COPY cannot be used (one statement): a group's run has a payslip in the
-    /// id range of the group's payslips, or row-level security is active on `payslips` for the
-    /// writing role — PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain
-    /// member of `payrun_worker` always takes the staging path (0012).
-    static func directCopyRuledOut(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
-        guard let tenantId = groups.first?.run.tenantId else { return true }
+    /// The multi-row paths (see `PayslipWriter`) for non-empty groups: the direct COPY where no
+    /// payslip of the groups' ranges exists and row-level security does not apply; otherwise the
+    /// rows are staged, then inserted plainly (no payslip exists) or upserted.
+    static func writeMany(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+                          on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
+        guard let tenantId = groups.first?.run.tenantId else { return (0, .none) }
+        let total = groups.reduce(0) { $0 + $1.payslips.count }
+        try reserveCaptureMemory(on: connection)
+        let check = try firstCalculationCheck(groups, on: connection)
+        // Under row-level security, where no payslip was found in the ranges: a plain insert of the
+        // staged rows, which a payslip appearing meanwhile turns into a unique violation, then the
+        // upsert (as a failed direct COPY goes straight to the upsert).
+        var insertsPlainly = false
+        if !check.payslipsExist {
+            if !check.rowSecurityActive {
+                if try copyDirect(groups, on: connection) { return (total, .direct) }
+            } else {
+                insertsPlainly = true
+            }
+        }
+        let table = try stage(groups, stagingKey: stagingKey, on: connection)
+        let key = PostgresValue.text(stagingKey.description)
+        let inserted = insertsPlainly ? try insertStaged(from: table, key: key, tenantId: tenantId, on: connection) : nil
+        let rows = try inserted ?? moveStaged(from: table, key: key, tenantId: tenantId, upsert: true, on: connection)
+        try connection.execute("DELETE FROM \(table) WHERE lease_token = $1::uuid", [key])
+        return (rows, inserted == nil ? .replacement : .staged)
+    }
+
+    /// Whether a payslip exists in a group's id range for its run (then each row must be
+    /// upserted), and whether row-level security applies to the writing role on `payslips` —
+    /// PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain member of
+    /// `payrun_worker` stages its rows (0012).
+    static func firstCalculationCheck(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
+                                      on connection: PostgresConnection) throws -> (payslipsExist: Bool, rowSecurityActive: Bool) {
+        guard let tenantId = groups.first?.run.tenantId else { return (true, true) }
         var runIds: [Int64] = [], lows: [Int64] = [], highs: [Int64] = []
         for g in groups {
             guard let first = g.payslips.first else { continue }
@@ -37,13 +63,14 @@ extension PayslipWriter {
         // parsed and planned once per connection rather than for every job; row_security_active is
         // evaluated at each execution, and a change of role replans the statement (the plan cache
         // keeps the user a plan's row-security quals were made for).
-        return try connection.queryOnePrepared("""
-            SELECT row_security_active('payrun.payslips')
-                OR EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to),
+        guard let row = try connection.queryOnePrepared("""
+            SELECT EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to),
                                   LATERAL (SELECT 1 FROM payrun.payslips p
                                             WHERE p.tenant_id = $1 AND p.run_id = u.run_id
-                                              AND p.employee_id BETWEEN u.id_from AND u.id_to LIMIT 1) AS hit)
-            """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)])?.bool(at: 0) ?? true
+                                              AND p.employee_id BETWEEN u.id_from AND u.id_to LIMIT 1) AS hit),
+                   row_security_active('payrun.payslips')
+            """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)]) else { return (true, true) }
+        return (try row.bool(at: 0), try row.bool(at: 1))
     }
 
     /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.
@@ -69,11 +96,31 @@ extension PayslipWriter {
         return true
     }
 
-    /// The replacement path for several runs: one staging COPY, one upsert, one cleanup.
-    static func replace(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
-                        on connection: PostgresConnection) throws -> Int {
-        guard let tenantId = groups.first?.run.tenantId else { return 0 }
-        try connection.copyIn("COPY payrun.payslip_staging (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
+    /// The table rows are staged in: the session's temporary `pg_temp.payslip_staging`, created
+    /// here when the session has none yet (also again after a rolled-back transaction dropped it),
+    /// or the shared unlogged `payrun.payslip_staging` where the role may not create temporary
+    /// tables. Why a table of the session's own: in the shared one, every staged row a chunk job
+    /// moved and deleted stays behind as a dead row until VACUUM, and every later job's move
+    /// scanned them all. A month-end by a `payrun_worker` member at 100,000 employees spent
+    /// ≈ 2.6 of its server's CPU-seconds so (benchmarks/RESULTS.md, session 16). The temporary
+    /// table lives in the backend's local buffers, writes no WAL, and `ON COMMIT DELETE ROWS`
+    /// empties its file at each commit.
+    static func stagingTable(on connection: PostgresConnection) throws -> String {
+        let local = "pg_temp.payslip_staging"
+        guard let row = try connection.queryOnePrepared("""
+            SELECT to_regclass('pg_temp.payslip_staging') IS NOT NULL, has_database_privilege(current_database(), 'TEMPORARY')
+            """) else { return "payrun.payslip_staging" }
+        if try row.bool(at: 0) { return local }
+        guard try row.bool(at: 1) else { return "payrun.payslip_staging" }
+        try connection.execute("CREATE TEMPORARY TABLE payslip_staging (LIKE payrun.payslip_staging) ON COMMIT DELETE ROWS")
+        return local
+    }
+
+    /// COPYs every group's rows into the staging table under `stagingKey`; returns the table.
+    static func stage(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+                      on connection: PostgresConnection) throws -> String {
+        let table = try stagingTable(on: connection)
+        try connection.copyIn("COPY \(table) (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
             for g in groups.indices {
                 let run = groups[g].run
                 try groups[g].payslips.withUnsafeBufferPointer { payslips in
@@ -86,13 +133,33 @@ extension PayslipWriter {
                 }
             }
         }
-        let key = PostgresValue.text(stagingKey.description)
-        let moved = try connection.execute("""
+        return table
+    }
+
+    /// Moves the rows staged under `key` into `payslips`: upserted, or inserted plainly.
+    static func moveStaged(from table: String, key: PostgresValue, tenantId: Int64, upsert: Bool,
+                           on connection: PostgresConnection) throws -> Int {
+        try connection.execute("""
             INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT \(payslipColumns) FROM payrun.payslip_staging WHERE lease_token = $1::uuid AND tenant_id = $2
-            \(upsertClause)
+            SELECT \(payslipColumns) FROM \(table) WHERE lease_token = $1::uuid AND tenant_id = $2
+            \(upsert ? upsertClause : "")
             """, [key, .int(tenantId)]).affectedRowCount ?? 0
-        try connection.execute("DELETE FROM payrun.payslip_staging WHERE lease_token = $1::uuid", [key])
-        return moved
+    }
+
+    /// The plain insert of the staged rows inside a savepoint; nil (nothing inserted, the staged
+    /// rows still there) on a unique violation.
+    static func insertStaged(from table: String, key: PostgresValue, tenantId: Int64,
+                             on connection: PostgresConnection) throws -> Int? {
+        try connection.execute("SAVEPOINT payslips_staged")
+        let rows: Int
+        do {
+            rows = try moveStaged(from: table, key: key, tenantId: tenantId, upsert: false, on: connection)
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT payslips_staged")
+            try connection.execute("RELEASE SAVEPOINT payslips_staged")
+            return nil
+        }
+        try connection.execute("RELEASE SAVEPOINT payslips_staged")
+        return rows
     }
 }

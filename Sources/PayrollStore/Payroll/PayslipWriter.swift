@@ -10,10 +10,19 @@ import PostgresClient
 ///   refuses COPY FROM; see 0012): one binary COPY straight into `payslips` (`revision` 1), inside a
 ///   savepoint. If a payslip appeared meanwhile (a recalculation committed between the check and
 ///   the COPY: unique violation), the savepoint is rolled back and the replacement path runs.
-/// - **Replacement** (reruns, replans, recalculation): binary COPY into the unlogged
-///   `payslip_staging` under a staging key, then one `INSERT … SELECT … ON CONFLICT DO UPDATE`
-///   into `payslips` (a rerun replaces a payslip and bumps its `revision`, never duplicates it),
-///   then the staging rows are deleted.
+/// - **Staged first calculation** (the same, by a role under row-level security — production
+///   workers, plain members of `payrun_worker`): binary COPY into the staging table, then one plain
+///   `INSERT … SELECT` into `payslips` inside a savepoint (the policy's WITH CHECK applies to each
+///   row); on a unique violation the savepoint is rolled back and the staged rows are upserted as
+///   below. What it stores is exactly the rows sent, as with the direct COPY.
+/// - **Replacement** (reruns, replans, recalculation): binary COPY into the staging table under a
+///   staging key, then one `INSERT … SELECT … ON CONFLICT DO UPDATE` into `payslips` (a rerun
+///   replaces a payslip and bumps its `revision`, never duplicates it), then the staging rows are
+///   deleted.
+///
+/// The staging table is the session's own temporary table `pg_temp.payslip_staging` (`LIKE
+/// payrun.payslip_staging`, `ON COMMIT DELETE ROWS`; `stagingTable`), created on first use, or the
+/// shared unlogged `payrun.payslip_staging` where the role may not create temporary tables.
 ///
 /// A single payslip is one parameterized upsert (`writeOne`).
 public enum PayslipWriter {
@@ -28,7 +37,13 @@ public enum PayslipWriter {
 
     /// Which path `write` took (for tests and timings).
     public enum Path: Sendable, Hashable {
-        case none, single, direct, replacement
+        /// Nothing to write; one row by a single upsert; the direct COPY; the staged first
+        /// calculation (a plain insert of exactly the rows sent); the staged upsert.
+        case none, single, direct, staged, replacement
+
+        /// Whether the rows stored are exactly the rows sent (no existing payslip was replaced), so
+        /// the caller may sum what it sent instead of reading the rows back.
+        public var storedExactlyTheRowsSent: Bool { self == .direct || self == .staged }
     }
 
     /// Writes `payslips` for `run`; returns the number of rows written.
@@ -43,12 +58,7 @@ public enum PayslipWriter {
                                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         guard let first = payslips.first else { return (0, .none) }
         if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
-        try reserveCaptureMemory(on: connection)
-        let groups = [(run: run, payslips: payslips)]
-        if try !directCopyRuledOut(groups, on: connection), try copyDirect(groups, on: connection) {
-            return (payslips.count, .direct)
-        }
-        return (try replace(groups, stagingKey: stagingKey, on: connection), .replacement)
+        return try writeMany([(run: run, payslips: payslips)], stagingKey: stagingKey, on: connection)
     }
 
     /// A statement that leaves the server process's `malloc` keeping the memory of the insert

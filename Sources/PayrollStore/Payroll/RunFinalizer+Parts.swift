@@ -9,8 +9,9 @@ import PostgresClient
 ///    here (recalculations hold the locks of the chunks they write in, shared, from before they
 ///    read the payslips they replace: `holdCoveringChunks`);
 /// 1. each part's `run_chunks` row gets its digest, counts and totals, `finished_at` and its
-///    phase timings. A part whose payslips the job wrote by direct COPY with its lock already
-///    held (`PartCompletion.written`) takes them from the worker when the rest of the chunk's
+///    phase timings. A part whose payslips the job wrote by direct COPY or staged plain insert
+///    (`PayslipWriter.Path.storedExactlyTheRowsSent`) with its lock already held
+///    (`PartCompletion.written`) takes them from the worker when the rest of the chunk's
 ///    range holds no payslip (two index probes); any other part sums its stored payslips
 ///    (`chunkDigestSQL`: a scan and a sort of the chunk's payslips);
 /// 2. the runs' rows are locked in run-id order (`FOR NO KEY UPDATE`, the order `completeChunk`
@@ -41,7 +42,7 @@ extension RunFinalizer {
         public var computeMicros: Int64
         public var writeMicros: Int64
         public var shiftsLoaded: Int
-        /// What the job wrote for this part, by direct COPY under the chunk's lock (nil: sum the
+        /// What the job wrote for this part, by direct COPY or staged plain insert under the chunk's lock (nil: sum the
         /// stored payslips). Used only with `chunksLocked: true`.
         var written: WrittenChunkResult?
         /// The part's `finish_us`, stored by the completion statement itself (nil: NULL, unless
