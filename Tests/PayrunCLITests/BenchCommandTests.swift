@@ -49,6 +49,9 @@ struct BenchCommandTests {
         #expect(computed >= 150 && computed <= 200)
         #expect(Self.number(size, "payrun", "payslips") == computed)
         #expect((Self.number(size, "payrun", "chunks") ?? 0) >= 4, "chunks of 60 over 200 employees")
+        // The test server's role bypasses row-level security: the direct COPY path.
+        let payrunObject = size["payrun"] as? [String: Any]
+        #expect(payrunObject?["rowSecurityActive"] as? Bool == false && payrunObject?["workerRole"] is NSNull)
         let wall = Self.number(size, "payrun", "wallSeconds") ?? 0
         let floor = Self.number(size, "floor", "wallSeconds") ?? 0
         let baseline = Self.number(size, "baseline", "wallSeconds") ?? 0
@@ -257,6 +260,32 @@ struct BenchCommandTests {
         // The JSON rounds employees/s to 0.1 and the change to 0.001; the change is of the unrounded rates.
         let change = Self.number(step, "employeesPerSecondChange") ?? .nan
         #expect(abs(change - (large / small - 1)) <= 0.0015 + (large / small) * 0.2 / small, "\(change) against \(large) / \(small) − 1")
+    }
+
+    @Test("bench --worker-role payrun_worker: the month-end's workers run under row-level security and calculate every run; a role that cannot be set stops the bench before it starts")
+    func benchWorkerRole() throws {
+        let server = try TestDatabase.serverURL()
+        defer { Self.dropDatabase("payrun_bench_e90", on: server) }
+        let arguments = ["bench", "--employees", "90", "--tenants", "2", "--threads", "2", "--chunk-size", "30", "--json",
+                         "--compute-sample", "40", "--database-url", server, "--baseline-sql", Self.baselineSQL]
+        guard let run = try PayrunBinary.run(arguments + ["--worker-role", "payrun_worker"], input: "") else { return }
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("workers as role payrun_worker"))
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let size = (object?["sizes"] as? [[String: Any]])?.first
+        let payrun = size?["payrun"] as? [String: Any]
+        #expect(payrun?["workerRole"] as? String == "payrun_worker" && payrun?["rowSecurityActive"] as? Bool == true)
+        let runs = Self.number(size, "payrun", "runs") ?? 0
+        #expect(runs >= 2 && Self.number(size, "payrun", "runsCalculated") == runs)
+        let computed = Self.number(size, "employeesComputed") ?? 0
+        #expect(computed >= 60 && Self.number(size, "payrun", "payslips") == computed)
+
+        for role in ["payrun_no_such_role", "payrun worker"] {
+            guard let refused = try PayrunBinary.run(arguments + ["--worker-role", role], input: "") else { return }
+            #expect(refused.exitCode != 0)
+            #expect(refused.stderr.contains("worker") && refused.stderr.contains(role.split(separator: " ")[0]), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("month-end done"), "refused before the month-end")
+        }
     }
 
     @Test("bench queue --json with tiny counts: empty and recalculation jobs at 1 and 2 threads, ordered latency percentiles")

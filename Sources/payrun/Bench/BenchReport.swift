@@ -112,6 +112,8 @@ struct BenchEntry {
                     : "payrun.run_chunks has no phase columns (migration 0010 missing): chunk_jobs = whole chunk job time",
                 "peakRSSBytes": payrun.peakRSSKiB.map { $0 * 1024 } as Any,
                 "peakRSSMethod": payrun.peakRSSMethod,
+                "workerRole": payrun.workerRole as Any,
+                "rowSecurityActive": payrun.rowSecurityActive,
             ] as [String: Any],
             "floor": [
                 "wallSeconds": round3(floor.wallSeconds), "chunks": floor.chunks, "shiftsOut": floor.shiftsOut, "payslipsIn": floor.payslipsIn,
@@ -262,6 +264,12 @@ struct BenchReport {
                 lines.append("")
                 lines.append("\(e.store.employees): \(text)")
             }
+        }
+        if let e = entries.first {
+            lines.append("")
+            lines.append("Month-end workers as \(e.payrun.workerRole.map { "role \($0)" } ?? "the bench's own role"): row-level security "
+                         + (e.payrun.rowSecurityActive ? "applies, payslips are staged and inserted (the path of production workers, members of payrun_worker)"
+                                                       : "does not apply, payslips are COPYed into payrun.payslips directly"))
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "

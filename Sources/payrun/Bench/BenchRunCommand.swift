@@ -60,6 +60,9 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .customLong("baseline-repeat"), help: ArgumentHelp(
         "SQL baseline runs per size, each after a CHECKPOINT: run i right after month-end i and floor i, runs beyond --repeat after the last floor; the median counts, every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ baseline i) with their median.",
         valueName: "n")) var baselineRepetitions: Int = 1
+    @Option(name: .customLong("worker-role"), help: ArgumentHelp(
+        "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies, and payslips are staged and inserted instead of COPYed in). Default: the bench's own role. The floor and the baseline keep the bench's role.",
+        valueName: "role")) var workerRole: String?
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
     func sizes() throws -> [Int] {
@@ -119,10 +122,10 @@ struct BenchRunCommand: ParsableCommand {
                 let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
                 if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
                 BenchHousekeeping.prepareStep(url: store.url, before: "the month-end", log: log)
-                log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)…")
+                log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)\(workerRole.map { ", workers as role \($0)" } ?? "")…")
                 payruns.append(try machine.watch(\.payrun, probeThreads: threads) {
                     try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
-                                              period: (period.year, period.month), progress: progress,
+                                              period: (period.year, period.month), workerRole: workerRole, progress: progress,
                                               log: { log("\(store.name): \($0)") })
                 })
                 BenchHousekeeping.prepareStep(url: store.url, before: "the floor", log: log)

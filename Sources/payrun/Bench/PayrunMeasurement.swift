@@ -27,15 +27,45 @@ struct PayrunMeasurement {
     var jobsClaimed: Int
     var peakRSSKiB: Int?
     var peakRSSMethod: String
+    /// The role the workers ran as (`--worker-role`; nil: the bench's own role) and whether
+    /// row-level security applied to it on `payslips` (then payslips are staged, not COPYed in
+    /// directly: `PayslipWriter`).
+    var workerRole: String? = nil
+    var rowSecurityActive = false
 
-    static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int),
+    /// The URL the workers connect with: `url`, or with `role` set at the session's start (libpq
+    /// `options`, as `SET ROLE`), checked by connecting once.
+    static func workerURL(_ url: String, role: String?) throws -> (url: String, rowSecurityActive: Bool) {
+        var workerURL = url
+        if let role {
+            guard let withRole = PostgresConnectionString.addingStartupSetting(in: url, name: "role", value: role) else {
+                throw CommandFailure("--worker-role: '\(role)' is not a plain role name, or the database URL already sets libpq options as keyword/value (give it as a postgresql:// URI)")
+            }
+            workerURL = withRole
+        }
+        let check: PostgresConnection
+        do { check = try PostgresConnection(url: workerURL) } catch {
+            throw CommandFailure("the workers cannot connect\(role.map { " as role \($0)" } ?? ""): \(error)")
+        }
+        defer { check.close() }
+        guard let row = try check.queryOne("SELECT current_user::text, row_security_active('payrun.payslips')") else {
+            throw CommandFailure("the workers' connection answered nothing")
+        }
+        if let role, try row.string(at: 0) != role {
+            throw CommandFailure("--worker-role \(role): the workers' session runs as \(try row.string(at: 0))")
+        }
+        return (workerURL, try row.bool(at: 1))
+    }
+
+    static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int), workerRole: String? = nil,
                     progress: TerminalProgress, log: (String) -> Void = { _ in }) throws -> PayrunMeasurement {
         setenv("PAYRUN_CHUNK_EMPLOYEES_MAX", String(chunkSize), 1)
+        let workers = try workerURL(url, role: workerRole)
         var logger = Logger(label: "payrun.bench")
         logger.logLevel = .error
         let metrics = WorkerMetrics()
         let pool = WorkerPool(
-            configuration: WorkerConfiguration(databaseURL: url, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 300,
+            configuration: WorkerConfiguration(databaseURL: workers.url, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 300,
                                                heartbeatSeconds: 20, pollSeconds: 1, workerId: "bench"),
             handlers: PayrollJobHandlers.all(), periodic: [], logger: logger, metrics: metrics)
         let connection = try PostgresConnection(url: url)
@@ -157,7 +187,8 @@ struct PayrunMeasurement {
             employees: Int(try counts.int64(at: 2)), employeesFailed: Int(try counts.int64(at: 3)), payslips: Int(try counts.int64(at: 4)),
             phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, claims: totals.claims.count,
             jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
-            peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable")
+            peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable",
+            workerRole: workerRole, rowSecurityActive: workers.rowSecurityActive)
     }
 }
 
