@@ -1,4 +1,4 @@
-/// The key under which one transaction's payslips are staged in `payrun.payslip_staging`: the
+/// The key under which one transaction's payslips are staged (`PayslipWriter.stagingTable`): the
 /// job's lease token (a UUID), or a random one outside jobs.
 public struct StagingKey: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]

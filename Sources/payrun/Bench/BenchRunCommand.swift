@@ -18,7 +18,10 @@ struct BenchRunCommand: ParsableCommand {
             running autovacuum workers, runs VACUUM (ANALYZE) on those tables and a CHECKPOINT:
               1. payrun: schedule month-end for every tenant and run an in-process WorkerPool
                  (--threads job threads) until every run is calculated; wall time, rates, time
-                 per phase summed over chunks, peak RSS of this process during the run;
+                 per phase summed over chunks, peak RSS of this process during the run. The
+                 workers connect as the bench's role, or with --worker-role as that role
+                 (payrun_worker: row-level security applies and payslips are staged, as for
+                 production workers);
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
