@@ -75,8 +75,7 @@ extension PayslipWriter {
 
     /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.
     static func copyDirect(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
-        try connection.execute("SAVEPOINT payslips_direct")
-        do {
+        try unlessUniqueViolation(savepoint: "payslips_direct", on: connection) {
             try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
                 // By index, in place (`for p in g.payslips` copied each payslip: its arrays and texts
                 // retained and released).
@@ -87,13 +86,24 @@ extension PayslipWriter {
                     }
                 }
             }
+        } != nil
+    }
+
+    /// `body` inside the savepoint `name`: its value, or nil when it failed with a unique
+    /// violation (a payslip already there; the savepoint rolled back, the transaction usable).
+    static func unlessUniqueViolation<T>(savepoint name: String, on connection: PostgresConnection,
+                                         _ body: () throws -> T) throws -> T? {
+        try connection.execute("SAVEPOINT \(name)")
+        let value: T
+        do {
+            value = try body()
         } catch let error as PostgresError where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT payslips_direct")
-            try connection.execute("RELEASE SAVEPOINT payslips_direct")
-            return false
+            try connection.execute("ROLLBACK TO SAVEPOINT \(name)")
+            try connection.execute("RELEASE SAVEPOINT \(name)")
+            return nil
         }
-        try connection.execute("RELEASE SAVEPOINT payslips_direct")
-        return true
+        try connection.execute("RELEASE SAVEPOINT \(name)")
+        return value
     }
 
     /// The table rows are staged in: the session's temporary `pg_temp.payslip_staging`, created
@@ -150,16 +160,8 @@ extension PayslipWriter {
     /// rows still there) on a unique violation.
     static func insertStaged(from table: String, key: PostgresValue, tenantId: Int64,
                              on connection: PostgresConnection) throws -> Int? {
-        try connection.execute("SAVEPOINT payslips_staged")
-        let rows: Int
-        do {
-            rows = try moveStaged(from: table, key: key, tenantId: tenantId, upsert: false, on: connection)
-        } catch let error as PostgresError where error.sqlState == "23505" {
-            try connection.execute("ROLLBACK TO SAVEPOINT payslips_staged")
-            try connection.execute("RELEASE SAVEPOINT payslips_staged")
-            return nil
+        try unlessUniqueViolation(savepoint: "payslips_staged", on: connection) {
+            try moveStaged(from: table, key: key, tenantId: tenantId, upsert: false, on: connection)
         }
-        try connection.execute("RELEASE SAVEPOINT payslips_staged")
-        return rows
     }
 }
