@@ -130,6 +130,18 @@ struct WorkerRoleMonthEndTests {
         #expect(try Self.localStaging(shared) == nil)
         #expect(try shared.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
         #expect(try MonthEndFastPathTests.storedRows(shared) == stagedLocally)
+        // There a job's move finds its rows by their key (0021), not by a scan of every other job's.
+        try shared.execute("""
+            INSERT INTO payrun.payslip_staging (lease_token, tenant_id, run_id, employee_id, run_version, warnings)
+            SELECT gen_random_uuid(), $1, $2, g, 1, '[]' FROM generate_series(1, 5000) AS g
+            """, [.int(F.tenant), .int(F.run)])
+        try shared.execute("ANALYZE payrun.payslip_staging")
+        let plan = try shared.query("""
+            EXPLAIN SELECT \(PayslipWriter.payslipColumns) FROM payrun.payslip_staging
+             WHERE lease_token = '\(StagingKey.random())'::uuid AND tenant_id = \(F.tenant)
+            """).map { try $0.string(at: 0) }.joined(separator: "\n")
+        #expect(plan.contains("payslip_staging_by_lease_token"), "\(plan)")
+        try shared.execute("DELETE FROM payrun.payslip_staging")
     }
 
     @Test("a payslip that appears between the check and the staged plain insert: the savepoint is rolled back and the staged rows are upserted")

@@ -1,0 +1,13 @@
+-- 0021_payslip_staging_by_lease_token.sql — the shared staging table's rows found by their key.
+--
+-- Why. A writer under row-level security (production workers, members of payrun_worker) cannot
+-- COPY into payslips, so it stages a chunk's payslips and moves them with one INSERT … SELECT
+-- (PayslipWriter). Since session 16 it stages in its session's temporary table; the shared
+-- unlogged payrun.payslip_staging remains for a role that may not create temporary tables (TEMP
+-- revoked from PUBLIC). There every job's moved and deleted rows stay as dead rows until VACUUM,
+-- and with no index each later job's move and delete scanned all of them: as such a role, a
+-- 100,000-employee month-end took 4.98 s against 3.30 s for the owner (benchmarks/RESULTS.md,
+-- session 16), and the cost grows with the square of the jobs. An index on the key the move and
+-- the delete select by (the job's lease token, a fresh UUID per job) takes them to the job's own
+-- rows. The table is empty outside a job's transaction, so the index is built at once.
+CREATE INDEX payslip_staging_by_lease_token ON payrun.payslip_staging (lease_token);
