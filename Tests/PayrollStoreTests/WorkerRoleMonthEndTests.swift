@@ -144,6 +144,27 @@ struct WorkerRoleMonthEndTests {
         try shared.execute("DELETE FROM payrun.payslip_staging")
     }
 
+    @Test("outside a transaction block the staged rows go through the shared table, whose rows outlive each statement, and are all moved")
+    func stagingOutsideATransaction() throws {
+        let c = try F.migrated("worker_role_staging_autocommit")
+        try F.seed(c)
+        let (run, payslips) = try c.transaction { c in
+            try TenantScope.set(F.tenant, on: c)
+            return try MonthEndFastPathTests.computed(c)
+        }
+        try c.transaction { c in
+            try TenantScope.set(F.tenant, on: c)
+            #expect(try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c).path == .direct)
+        }
+        // A rerun in autocommit (each statement its own transaction): the replacement path.
+        try c.execute("SELECT set_config('payrun.tenant_id', $1, false)", [.text(String(F.tenant))])
+        #expect(try PayslipWriter.stagingTable(on: c) == "payrun.payslip_staging")
+        let again = try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+        #expect(again.rows == 2 && again.path == .replacement)
+        #expect(try MonthEndFastPathTests.revisions(c) == [2, 2])
+        #expect(try c.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
+    }
+
     @Test("a payslip that appears between the check and the staged plain insert: the savepoint is rolled back and the staged rows are upserted")
     func stagedInsertFallsBackOnAnExistingPayslip() throws {
         let c = try F.migrated("worker_role_staged_fallback")

@@ -114,9 +114,11 @@ extension PayslipWriter {
     /// scanned them all. A month-end by a `payrun_worker` member at 100,000 employees spent
     /// ≈ 2.6 of its server's CPU-seconds so (benchmarks/RESULTS.md, session 16). The temporary
     /// table lives in the backend's local buffers, writes no WAL, and `ON COMMIT DELETE ROWS`
-    /// empties its file at each commit.
+    /// empties its file at each commit. Outside a transaction block (each statement its own
+    /// transaction) that would empty it between the COPY and the move: the shared table then.
     static func stagingTable(on connection: PostgresConnection) throws -> String {
         let local = "pg_temp.payslip_staging"
+        guard connection.isInTransaction else { return "payrun.payslip_staging" }
         guard let row = try connection.queryOnePrepared("""
             SELECT to_regclass('pg_temp.payslip_staging') IS NOT NULL, has_database_privilege(current_database(), 'TEMPORARY')
             """) else { return "payrun.payslip_staging" }
