@@ -117,14 +117,14 @@ extension PayslipWriter {
     /// empties its file at each commit. Outside a transaction block (each statement its own
     /// transaction) that would empty it between the COPY and the move: the shared table then.
     static func stagingTable(on connection: PostgresConnection) throws -> String {
-        let local = "pg_temp.payslip_staging"
-        guard connection.isInTransaction else { return "payrun.payslip_staging" }
+        let local = "pg_temp.payslip_staging", shared = "payrun.payslip_staging"
+        guard connection.isInTransaction else { return shared }
         guard let row = try connection.queryOnePrepared("""
-            SELECT to_regclass('pg_temp.payslip_staging') IS NOT NULL, has_database_privilege(current_database(), 'TEMPORARY')
-            """) else { return "payrun.payslip_staging" }
+            SELECT to_regclass('\(local)') IS NOT NULL, has_database_privilege(current_database(), 'TEMPORARY')
+            """) else { return shared }
         if try row.bool(at: 0) { return local }
-        guard try row.bool(at: 1) else { return "payrun.payslip_staging" }
-        try connection.execute("CREATE TEMPORARY TABLE payslip_staging (LIKE payrun.payslip_staging) ON COMMIT DELETE ROWS")
+        guard try row.bool(at: 1) else { return shared }
+        try connection.execute("CREATE TEMPORARY TABLE payslip_staging (LIKE \(shared)) ON COMMIT DELETE ROWS")
         return local
     }
 
