@@ -206,6 +206,55 @@ struct CopyTests {
         #expect(try connection.query("SELECT 1::int8")[0].int64(at: 0) == 1)
     }
 
+    @Test("rows encoded as for COPY and sent as one binary array per column come back as the same rows from unnest; the null flag is set per column")
+    func columnArraysRoundTrip() throws {
+        let database = try TestDatabase.create("copy_column_arrays")
+        defer { database.drop() }
+        let connection = try database.connect()
+        try connection.execute(sampleTableSQL)
+        // The sample table's columns: (element type, array type) OIDs.
+        let types: [(element: UInt32, array: UInt32)] = [
+            (PostgresTypeOID.int8, PostgresTypeOID.int8Array), (PostgresTypeOID.int2, 1005),
+            (PostgresTypeOID.int4, PostgresTypeOID.int4Array), (PostgresTypeOID.bool, 1000),
+            (PostgresTypeOID.date, 1182), (PostgresTypeOID.timestamptz, 1185),
+            (PostgresTypeOID.text, PostgresTypeOID.textArray), (PostgresTypeOID.bytea, PostgresTypeOID.byteaArray)]
+        let sql = "INSERT INTO sample SELECT * FROM unnest($1::int8[], $2::int2[], $3::int4[], $4::bool[], $5::date[], $6::timestamptz[], $7::text[], $8::bytea[])"
+        func insert(_ ids: [Int64]) throws -> (rows: Int, arrays: [[UInt8]]) {
+            let buffer = BinaryCopyRowBuffer(initialCapacityBytes: 64)  // grows while encoding
+            for id in ids {
+                let row = SampleRow(id)
+                buffer.row {
+                    $0.int64(row.id); $0.int16(row.small); $0.int32(row.count); $0.bool(row.flag)
+                    $0.date(daysSince2000: row.day); $0.timestamptz(microsecondsSince2000: row.instant)
+                    $0.text(row.name); $0.bytea(row.raw)
+                }
+            }
+            let arrays = buffer.columnArrays(elementTypes: types.map(\.element))
+            let values = zip(arrays, types).map { PostgresValue.binary(type: $1.array, bytes: $0) }
+            return (try connection.executePrepared(sql, values).affectedRowCount ?? -1, arrays)
+        }
+        let (rows, arrays) = try insert(Array(1...3_000))
+        #expect(rows == 3_000)
+        // Header: one dimension, the null flag, the element type, 3,000 elements from index 1.
+        func header(_ array: [UInt8]) -> [Int32] {
+            (0..<5).map { k in array[(4 * k)..<(4 * k + 4)].reduce(Int32(0)) { $0 << 8 | Int32($1) } }
+        }
+        #expect(header(arrays[0]) == [1, 0, Int32(PostgresTypeOID.int8), 3_000, 1])
+        #expect(header(arrays[2]) == [1, 1, Int32(PostgresTypeOID.int4), 3_000, 1])   // count: NULL every 5th
+        #expect(header(arrays[6])[1] == 1 && header(arrays[7])[1] == 0)                // name has NULLs, raw none
+        #expect(try insert([]).rows == 0)                                                // empty arrays: no row
+        var expectedID: Int64 = 0, mismatches = 0
+        try connection.copyOut("COPY (SELECT * FROM sample ORDER BY id) TO STDOUT (FORMAT binary)") { row in
+            expectedID += 1
+            let decoded = SampleRowDecoded(
+                id: try row.int64(), small: try row.int16(), count: try row.optional { try $0.int32() },
+                flag: try row.bool(), day: try row.date(), instant: try row.timestamptz(),
+                name: try row.optionalText(), raw: try row.bytea())
+            if decoded.row != SampleRow(expectedID) { mismatches += 1 }
+        }
+        #expect(expectedID == 3_000 && mismatches == 0)
+    }
+
     @Test("values larger than the send buffer are written whole (the buffer grows)")
     func largeValues() throws {
         let database = try TestDatabase.create("copy_large")

@@ -37,6 +37,61 @@ public final class BinaryCopyRowBuffer {
         Array(UnsafeRawBufferPointer(start: storage, count: byteCount))
     }
 
+    /// The rows written so far, a column at a time: for each column one one-dimensional array in
+    /// PostgreSQL's binary array format (`array_send`: one dimension, a has-nulls flag, the element
+    /// type, the length and lower bound 1, then every element as a length and its bytes — the
+    /// rows' fields exactly as encoded, NULL as length −1), its elements the column's fields in row
+    /// order. `elementTypes[k]` is the type OID of column k (`array_recv` refuses another); every
+    /// row must have `elementTypes.count` fields (a precondition: the rows were encoded for them).
+    ///
+    /// Sent as `.binary(type:bytes:)` parameters of the matching array types, `unnest($1::int8[],
+    /// $2::text[], …)` in a FROM clause gives the rows back, in order: one INSERT of many rows
+    /// where COPY cannot be used (PostgreSQL refuses COPY FROM into a table under row-level
+    /// security) and without a table to stage them in.
+    public func columnArrays(elementTypes: [UInt32]) -> [[UInt8]] {
+        let columns = elementTypes.count
+        let raw = UnsafeRawPointer(storage)
+        func fieldLength(at offset: Int) -> Int {
+            Int(Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
+        }
+        // Pass 1: each array's size and whether it holds a NULL.
+        var sizes = [Int](repeating: 20, count: columns)
+        var hasNull = [Bool](repeating: false, count: columns)
+        var offset = 0
+        for _ in 0..<rowCount {
+            let fields = Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            precondition(fields == columns, "a row of \(fields) fields for \(columns) columns")
+            offset += 2
+            for k in 0..<columns {
+                let length = fieldLength(at: offset)
+                if length < 0 { hasNull[k] = true }
+                sizes[k] += 4 + max(length, 0)
+                offset += 4 + max(length, 0)
+            }
+        }
+        // Pass 2: the header, then each field's length and bytes copied as they are.
+        var arrays: [[UInt8]] = (0..<columns).map { k in
+            var array: [UInt8] = []
+            array.reserveCapacity(sizes[k])
+            array.appendBigEndian(Int32(1))
+            array.appendBigEndian(Int32(hasNull[k] ? 1 : 0))
+            array.appendBigEndian(elementTypes[k])
+            array.appendBigEndian(Int32(truncatingIfNeeded: rowCount))
+            array.appendBigEndian(Int32(1))
+            return array
+        }
+        offset = 0
+        for _ in 0..<rowCount {
+            offset += 2
+            for k in 0..<columns {
+                let count = 4 + max(fieldLength(at: offset), 0)
+                arrays[k].append(contentsOf: UnsafeRawBufferPointer(start: raw + offset, count: count))
+                offset += count
+            }
+        }
+        return arrays
+    }
+
     /// Forgets the rows, keeping the capacity.
     public func removeAll() {
         byteCount = 0

@@ -21,6 +21,9 @@ public enum PostgresValue: Sendable, Hashable {
     case int64Array([Int64])
     /// `text[]`.
     case textArray([String])
+    /// A value already in the binary format of the type whose OID is `type`, sent as is (e.g. a
+    /// column of rows as a one-dimensional array: `BinaryCopyRowBuffer.columnArrays`).
+    case binary(type: UInt32, bytes: [UInt8])
 }
 
 extension PostgresValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
@@ -59,8 +62,13 @@ public enum PostgresTypeOID {
     public static let timestamp: UInt32 = 1114
     public static let timestamptz: UInt32 = 1184
     public static let numeric: UInt32 = 1700
+    public static let jsonb: UInt32 = 3802
+    public static let int4Array: UInt32 = 1007
     public static let int8Array: UInt32 = 1016
     public static let textArray: UInt32 = 1009
+    public static let byteaArray: UInt32 = 1001
+    public static let jsonArray: UInt32 = 199
+    public static let jsonbArray: UInt32 = 3807
     public static let unknown: UInt32 = 0
 }
 
@@ -127,6 +135,8 @@ struct EncodedParameters {
             appendText(PostgresTypeOID.int8Array, "{" + numbers.map(String.init).joined(separator: ",") + "}")
         case .textArray(let texts):
             appendText(PostgresTypeOID.textArray, "{" + texts.map(Self.quoteArrayElement).joined(separator: ",") + "}")
+        case .binary(let type, let data):
+            appendBinary(type) { $0.append(contentsOf: data) }
         }
     }
 
