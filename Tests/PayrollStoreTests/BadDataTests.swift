@@ -32,7 +32,7 @@ struct BadDataTests {
         let outcome = try c.transaction { c in
             try TenantScope.set(tenant, on: c)
             return try ChunkProcessor.process(tenantId: tenant, runId: PayrollDataFixture.run, version: 1, chunkNo: 0,
-                                              from: 5201, to: 5205, stagingKey: .random(), on: c)
+                                              from: 5201, to: 5205, on: c)
         }
         #expect(outcome.employees == 5)
         let failures = Dictionary(uniqueKeysWithValues: outcome.failures.map { ($0.employeeId, $0.error) })

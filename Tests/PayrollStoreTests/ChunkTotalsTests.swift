@@ -82,7 +82,7 @@ struct ChunkTotalsTests {
         try c.transaction { c in
             try TenantScope.set(tenant, on: c)
             return try ChunkProcessor.process(tenantId: tenant, runId: run, version: 1, chunkNo: chunk, from: employee, to: employee,
-                                              stagingKey: .random(), on: c).finalizedRun
+                                              on: c).finalizedRun
         }
     }
 
@@ -90,7 +90,7 @@ struct ChunkTotalsTests {
         try c.transaction { c in
             try TenantScope.set(tenant, on: c)
             return try Recalculation.run(tenantId: tenant, employeeId: employee, periodStart: PayrollDataFixture.periodStart,
-                                         stagingKey: .random(), on: c)
+                                         on: c)
         }
     }
 
@@ -163,7 +163,7 @@ struct ChunkTotalsTests {
         try c.execute("BEGIN")
         try TenantScope.set(Self.tenant, on: c)
         let outcome = try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.monthly,
-                                            periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: c)
+                                            periodStart: PayrollDataFixture.periodStart, on: c)
         guard case .replaced = outcome else { Issue.record("not replaced: \(outcome)"); try c.execute("ROLLBACK"); return }
         // Chunk 1's completion (its job's last step) must wait for it, not sum the payslips without it.
         let completion = BackgroundWork<Bool>(url: c.connectionString) { other in
@@ -190,7 +190,7 @@ struct ChunkTotalsTests {
         try TenantScope.set(Self.tenant, on: c)
         let run = try #require(try PayrollRun.fetch(tenantId: Self.tenant, runId: runId, keyShare: true, on: c))
         let chunk = try ChunkLoader.load(run: run, selection: .range(from: PayrollDataFixture.monthly, to: PayrollDataFixture.monthly), on: c)
-        try PayslipWriter.write(ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial), run: run, stagingKey: .random(), on: c)
+        try PayslipWriter.write(ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial), run: run, on: c)
         #expect(try RunFinalizer.completeChunk(tenantId: Self.tenant, runId: runId, chunkNo: 1, on: c))
         try c.execute("UPDATE payrun.shifts SET ends_at = ends_at + interval '1 hour' WHERE employee_id = $1 AND starts_at = '2026-10-22T09:00:00+09:00'",
                       [.int(PayrollDataFixture.monthly)])
@@ -198,7 +198,7 @@ struct ChunkTotalsTests {
             try other.transaction { other in
                 try TenantScope.set(Self.tenant, on: other)
                 let outcome = try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.monthly,
-                                                    periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: other)
+                                                    periodStart: PayrollDataFixture.periodStart, on: other)
                 if case .replaced = outcome { return true }
                 return false
             }
@@ -223,7 +223,7 @@ struct ChunkTotalsTests {
             return try BatchRecalculation.run(tenantId: Self.tenant,
                                               requests: [.init(employeeId: 5203, periodStart: PayrollDataFixture.periodStart),
                                                          .init(employeeId: 5199, periodStart: PayrollDataFixture.periodStart)],
-                                              stagingKey: .random(), on: c)
+                                              on: c)
         }
         #expect(outcomes.allSatisfy { if case .replaced = $0 { true } else { false } })
         let ranges = try c.query("SELECT employee_id_from, employee_id_to FROM payrun.run_chunks WHERE run_id = $1 ORDER BY chunk_no",

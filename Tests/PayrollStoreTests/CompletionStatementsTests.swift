@@ -22,7 +22,7 @@ struct CompletionStatementsTests {
         let loaded = try ChunkLoader.loadParts(zip(job, runs).map { ChunkLoader.PartSelection(run: $1, from: $0.from, to: $0.to) }, on: c)
         let computed = ChunkProcessor.computeParts(loaded, calculate: ChunkProcessor.serial)
         try RunFinalizer.lockChunksExclusively(chunks: job.map { ($0.runId, $0.chunkNo) }, on: c)
-        _ = try PayslipWriter.write(runs: zip(runs, computed).map { (run: $0, payslips: $1) }, stagingKey: .random(), on: c)
+        _ = try PayslipWriter.write(runs: zip(runs, computed).map { (run: $0, payslips: $1) }, on: c)
         var completions = job.map { RunFinalizer.PartCompletion(runId: $0.runId, chunkNo: $0.chunkNo, loadMicros: 1, computeMicros: 2,
                                                                  writeMicros: 3, shiftsLoaded: 4) }
         for k in completions.indices {

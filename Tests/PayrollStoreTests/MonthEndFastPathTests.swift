@@ -3,7 +3,7 @@ import PostgresClient
 import Testing
 @testable import PayrollStore
 
-/// The month-end fast paths: the direct COPY of a first calculation against the staging
+/// The month-end fast paths: the direct COPY of a first calculation against the upsert
 /// replacement, the run-row locking that lets chunks of one run proceed side by side, and the
 /// binary decoding of explicit breaks.
 @Suite("Month-end fast paths")
@@ -34,14 +34,14 @@ struct MonthEndFastPathTests {
         return (run, ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial))
     }
 
-    @Test("the direct COPY of a first calculation and the staging replacement store identical payslips; the replacement bumps revision")
+    @Test("the direct COPY of a first calculation and the upsert replacement store identical payslips; the replacement bumps revision")
     func directAndReplacementStoreTheSameRows() throws {
         let c = try F.migrated("fast_direct_vs_replace")
         try F.seed(c)
         let first = try c.transaction { c in
             try TenantScope.set(F.tenant, on: c)
             let (run, payslips) = try Self.computed(c)
-            return try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+            return try PayslipWriter.writeReportingPath(payslips, run: run, on: c)
         }
         #expect(first.rows == 2 && first.path == .direct)
         let direct = try Self.storedRows(c)
@@ -50,12 +50,11 @@ struct MonthEndFastPathTests {
         let second = try c.transaction { c in
             try TenantScope.set(F.tenant, on: c)
             let (run, payslips) = try Self.computed(c)
-            return try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+            return try PayslipWriter.writeReportingPath(payslips, run: run, on: c)
         }
         #expect(second.rows == 2 && second.path == .replacement)
         #expect(try Self.storedRows(c) == direct)
         #expect(try Self.revisions(c) == [2, 2])
-        #expect(try c.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
         // And both equal what the calculator gives.
         for s in try StoredPayslip.fetch(tenantId: F.tenant, runId: F.run, on: c) {
             #expect(try s.result.get() == (try PayrollCalculator.calculate(F.expectedInput(s.employeeId))))
@@ -70,10 +69,10 @@ struct MonthEndFastPathTests {
             try TenantScope.set(F.tenant, on: c)
             let (run, payslips) = try Self.computed(c)
             // A recalculation got there first for the monthly employee.
-            #expect(try PayslipWriter.write([payslips[1]], run: run, stagingKey: .random(), on: c) == 1)
+            #expect(try PayslipWriter.write([payslips[1]], run: run, on: c) == 1)
             #expect(try PayslipWriter.copyDirect([(run: run, payslips: payslips)], on: c) == false)
             // The transaction is still usable; the replacement path writes both.
-            let written = try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+            let written = try PayslipWriter.writeReportingPath(payslips, run: run, on: c)
             #expect(written.rows == 2 && written.path == .replacement)
         }
         #expect(try Self.revisions(c) == [1, 2])
@@ -93,7 +92,7 @@ struct MonthEndFastPathTests {
                 try c.transaction { c in
                     try TenantScope.set(F.tenant, on: c)
                     return try ChunkProcessor.process(tenantId: F.tenant, runId: F.run, version: version, chunkNo: chunk.0,
-                                                      from: chunk.1, to: chunk.2, stagingKey: .random(), on: c)
+                                                      from: chunk.1, to: chunk.2, on: c)
                 }
             }
         }
@@ -139,12 +138,12 @@ struct MonthEndFastPathTests {
         }
         let chunk0 = try ChunkLoader.load(run: run, selection: .range(from: F.hourly, to: F.hourly), on: c1)
         try PayslipWriter.write(ChunkProcessor.compute(chunk0, calculate: ChunkProcessor.serial), run: run,
-                                stagingKey: .random(), on: c1)
+                                on: c1)
         // Chunk 1, on another connection, stores and completes meanwhile (a lock wait would hit the timeout).
         let second = try c2.transaction { c in
             try TenantScope.set(F.tenant, on: c)
             return try ChunkProcessor.process(tenantId: F.tenant, runId: F.run, version: 1, chunkNo: 1,
-                                              from: F.monthly, to: F.monthly, stagingKey: .random(), on: c)
+                                              from: F.monthly, to: F.monthly, on: c)
         }
         #expect(second.employees == 1 && !second.finalizedRun)
         // Chunk 0 completes last, sees chunk 1 committed and finalizes the run with both payslips.

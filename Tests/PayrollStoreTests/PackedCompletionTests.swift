@@ -90,14 +90,14 @@ struct PackedCompletionTests {
         // The first job stores and counts its chunk, not committed (it holds the run row).
         try c.execute("BEGIN")
         try TenantScope.set(tenant, on: c)
-        let firstOutcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(first), stagingKey: .random(), on: c)
+        let firstOutcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(first), on: c)
         #expect(firstOutcome.finalizedRunIds.isEmpty)
         // The second job, on another connection, stores its chunk and waits at the count.
         let secondJob = BackgroundWork<[Int64]>(url: url) { other in
             try other.execute("SET statement_timeout = '20s'")
             return try other.transaction { t in
                 try TenantScope.set(tenant, on: t)
-                return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(second), stagingKey: .random(), on: t)
+                return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(second), on: t)
                     .finalizedRunIds
             }
         }

@@ -56,7 +56,7 @@ struct PackedMonthEndTests {
         let tenant = try tenant(c)
         return try c.transaction { c in
             try TenantScope.set(tenant, on: c)
-            return try ChunkProcessor.processParts(tenantId: tenant, parts: requests(parts), stagingKey: .random(), on: c)
+            return try ChunkProcessor.processParts(tenantId: tenant, parts: requests(parts), on: c)
         }
     }
 
@@ -212,7 +212,7 @@ struct PackedMonthEndTests {
                 _ = try ChunkProcessor.process(
                     tenantId: tenant, runId: RunLifecycleTests.int(o, "runId"), version: Int32(RunLifecycleTests.int(o, "version")),
                     chunkNo: Int32(RunLifecycleTests.int(o, "chunk")), from: RunLifecycleTests.int(o, "from"),
-                    to: RunLifecycleTests.int(o, "to"), stagingKey: .random(), on: c)
+                    to: RunLifecycleTests.int(o, "to"), on: c)
             }
         }
 

@@ -42,7 +42,7 @@ struct PayslipLinesJSONTests {
         }
     }
 
-    @Test("the direct COPY, the staging replacement and the single upsert store exactly the text PayslipJSON computed")
+    @Test("the direct COPY, the upsert replacement from column arrays and the single upsert store exactly the text PayslipJSON computed")
     func everyWritePathStoresTheComputedText() throws {
         let c = try F.migrated("json_lines_paths")
         try F.seed(c)
@@ -51,7 +51,7 @@ struct PayslipLinesJSONTests {
             let run = try F.run(c)
             let chunk = try ChunkLoader.load(run: run, selection: .range(from: F.hourly, to: F.monthly), on: c)
             let payslips = ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial)
-            let direct = try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+            let direct = try PayslipWriter.writeReportingPath(payslips, run: run, on: c)
             #expect(direct.rows == 2 && direct.path == .direct)
             return (run: run, payslips: payslips)
         }
@@ -62,15 +62,15 @@ struct PayslipLinesJSONTests {
 
         let replaced = try c.transaction { c in
             try TenantScope.set(F.tenant, on: c)
-            return try PayslipWriter.writeReportingPath(computed.payslips, run: computed.run, stagingKey: .random(), on: c)
+            return try PayslipWriter.writeReportingPath(computed.payslips, run: computed.run, on: c)
         }
         #expect(replaced.rows == 2 && replaced.path == .replacement)
-        Self.expectSame(try Self.storedLines(c), expected, "staging replacement")
+        Self.expectSame(try Self.storedLines(c), expected, "upsert replacement")
 
         for p in computed.payslips {
             let single = try c.transaction { c in
                 try TenantScope.set(F.tenant, on: c)
-                return try PayslipWriter.writeReportingPath([p], run: computed.run, stagingKey: .random(), on: c)
+                return try PayslipWriter.writeReportingPath([p], run: computed.run, on: c)
             }
             #expect(single.rows == 1 && single.path == .single)
         }

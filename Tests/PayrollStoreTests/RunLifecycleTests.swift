@@ -117,7 +117,7 @@ struct RunLifecycleTests {
                 return try ChunkProcessor.process(
                     tenantId: Self.tenant, runId: Self.int(payload, "runId"), version: Int32(Self.int(payload, "version")),
                     chunkNo: Int32(Self.int(payload, "chunk")), from: Self.int(payload, "from"), to: Self.int(payload, "to"),
-                    stagingKey: .random(), on: c)
+                    on: c)
             }
             finalized.append(outcome.finalizedRun)
         }
@@ -156,7 +156,7 @@ struct RunLifecycleTests {
         try c.transaction { c in
             _ = try RunPlanner.plan(tenantId: Self.tenant, runId: runId, on: c)
             _ = try ChunkProcessor.process(tenantId: Self.tenant, runId: runId, version: 1, chunkNo: 0,
-                                           from: PayrollDataFixture.hourly, to: PayrollDataFixture.monthly, stagingKey: .random(), on: c)
+                                           from: PayrollDataFixture.hourly, to: PayrollDataFixture.monthly, on: c)
         }
         // Edit a shift (2 more hours on 10-22) and recalculate the hourly employee.
         try c.execute("UPDATE payrun.shifts SET ends_at = ends_at + interval '2 hours' WHERE employee_id = $1 AND starts_at = '2026-10-21T09:00:00+09:00'",
@@ -164,7 +164,7 @@ struct RunLifecycleTests {
         let outcome = try c.transaction { c in
             try TenantScope.set(Self.tenant, on: c)
             return try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.hourly,
-                                         periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: c)
+                                         periodStart: PayrollDataFixture.periodStart, on: c)
         }
         guard case .replaced(let replacedRun, let result) = outcome else { Issue.record("expected replaced, got \(outcome)"); return }
         #expect(replacedRun == runId)
@@ -194,7 +194,7 @@ struct RunLifecycleTests {
                       [.int(PayrollDataFixture.hourly)])
         let locked = try c.transaction { c in
             try Recalculation.run(tenantId: Self.tenant, employeeId: PayrollDataFixture.hourly, periodStart: PayrollDataFixture.periodStart,
-                                  reason: "late shift edit", stagingKey: .random(), on: c)
+                                  reason: "late shift edit", on: c)
         }
         guard case .pendingCorrection(let correctionRun) = locked else { Issue.record("expected pending correction, got \(locked)"); return }
         #expect(correctionRun == runId)
@@ -213,7 +213,7 @@ struct RunLifecycleTests {
         // Another tenant's employee named in a recalculation is reported, not skipped.
         let foreign = try c.transaction { c in
             try Recalculation.run(tenantId: PayrollDataFixture.otherTenant, employeeId: PayrollDataFixture.hourly,
-                                  periodStart: PayrollDataFixture.periodStart, stagingKey: .random(), on: c)
+                                  periodStart: PayrollDataFixture.periodStart, on: c)
         }
         guard case .employeeNotFound = foreign else { Issue.record("expected employeeNotFound, got \(foreign)"); return }
     }

@@ -10,14 +10,14 @@ import Testing
 struct WorkerRoleMonthEndTests {
     typealias F = PayrollDataFixture
 
-    @Test("as payrun_worker a chunk plans, loads, computes and stores every payslip (staging path), equal to the calculator's")
+    @Test("as payrun_worker a chunk plans, loads, computes and stores every payslip (plain insert path), equal to the calculator's")
     func workerRoleComputesAChunk() throws {
         let c = try F.migrated("worker_role_chunk")
         try F.seed(c, runStatus: "planned")
         let outcome = try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c) { c in
             _ = try RunPlanner.plan(tenantId: F.tenant, runId: F.run, on: c)
             return try ChunkProcessor.process(tenantId: F.tenant, runId: F.run, version: 1, chunkNo: 0,
-                                              from: F.hourly, to: F.monthly, stagingKey: .random(), on: c)
+                                              from: F.hourly, to: F.monthly, on: c)
         }
         #expect(outcome.employees == 2 && outcome.failures.isEmpty && outcome.finalizedRun)
         let stored = try StoredPayslip.fetch(tenantId: F.tenant, runId: F.run, on: c)
@@ -25,11 +25,11 @@ struct WorkerRoleMonthEndTests {
         for s in stored {
             #expect(try s.result.get() == (try PayrollCalculator.calculate(F.expectedInput(s.employeeId))))
         }
-        #expect(try c.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
+        #expect(try Self.temporaryTables(c) == 0)
         #expect(try c.queryOne("SELECT status FROM payrun.payroll_runs WHERE id = $1", [.int(F.run)])?.string(at: 0) == "calculated")
     }
 
-    @Test("the writer takes the staging path for a role under row-level security and the direct COPY for the owner; both store the same rows")
+    @Test("the writer takes the plain insert for a role under row-level security and the direct COPY for the owner; both store the same rows")
     func writerPathFollowsRowSecurity() throws {
         let c = try F.migrated("worker_role_writer")
         try F.seed(c)
@@ -38,15 +38,15 @@ struct WorkerRoleMonthEndTests {
                 let run = try F.run(c)
                 let chunk = try ChunkLoader.load(run: run, selection: .range(from: F.hourly, to: F.monthly), on: c)
                 let payslips = ChunkProcessor.compute(chunk, calculate: ChunkProcessor.serial)
-                return try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c).path
+                return try PayslipWriter.writeReportingPath(payslips, run: run, on: c).path
             }
             if asWorker { return try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c, body) }
             return try c.transaction { c in try TenantScope.set(F.tenant, on: c); return try body(c) }
         }
-        #expect(try write(asWorker: true) == .staged)
+        #expect(try write(asWorker: true) == .inserted)
         let byWorker = try MonthEndFastPathTests.storedRows(c)
         #expect(try MonthEndFastPathTests.revisions(c) == [1, 1])
-        // A rerun by the worker replaces them (the staged upsert), the same rows a revision up.
+        // A rerun by the worker replaces them (the upsert), the same rows a revision up.
         #expect(try write(asWorker: true) == .replacement)
         #expect(try MonthEndFastPathTests.storedRows(c) == byWorker)
         #expect(try MonthEndFastPathTests.revisions(c) == [2, 2])
@@ -56,7 +56,7 @@ struct WorkerRoleMonthEndTests {
         #expect(byWorker.count == 2)
     }
 
-    @Test("as payrun_worker a packed month-end stores the owner's payslips and runs, and completes every staged part from the worker's sums")
+    @Test("as payrun_worker a packed month-end stores the owner's payslips and runs, and completes every inserted part from the worker's sums")
     func workerRolePackedMonthEnd() throws {
         typealias P = PackedMonthEndTests
         func monthEnd(_ label: String, asWorker: Bool) throws -> (PostgresConnection, summed: Int, expected: Int) {
@@ -65,7 +65,7 @@ struct WorkerRoleMonthEndTests {
             for job in jobs {
                 let outcome = asWorker
                     ? try StoreFixture.asRole("payrun_worker", tenant: tenant, on: c) { c in
-                        try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), stagingKey: .random(), on: c)
+                        try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), on: c)
                     }
                     : try P.process(c, job)
                 summed += outcome.partsSummedInWorker
@@ -85,100 +85,64 @@ struct WorkerRoleMonthEndTests {
         #expect(stored.count > 250 && stored == storedByOwner)
         let runs = try P.runRows(worker.0), runsByOwner = try P.runRows(owner.0)
         #expect(runs == runsByOwner)
-        #expect(try P.count(worker.0, "SELECT count(*) FROM payrun.payslip_staging") == 0)
     }
 
-    /// Whether this session has its temporary staging table, and the rows in it.
-    static func localStaging(_ c: PostgresConnection) throws -> Int64? {
-        guard try c.queryOne("SELECT to_regclass('pg_temp.payslip_staging') IS NOT NULL")?.bool(at: 0) == true else { return nil }
-        return try c.queryOne("SELECT count(*) FROM pg_temp.payslip_staging")?.int64(at: 0)
+    /// How many temporary tables this session has (the writer makes none).
+    static func temporaryTables(_ c: PostgresConnection) throws -> Int64? {
+        try c.queryOne("SELECT count(*) FROM pg_class WHERE relnamespace = pg_my_temp_schema()")?.int64(at: 0)
     }
 
-    @Test("rows are staged in the session's temporary table, empty after each commit, made again after a rollback dropped it; without TEMP privilege in the shared table")
-    func stagingTableOfTheSession() throws {
-        let c = try F.migrated("worker_role_staging_table")
+    @Test("without the TEMP privilege, in a rolled-back transaction and in autocommit the worker writes the same rows, through no table of its own")
+    func writesNeedNoScratchTable() throws {
+        let c = try F.migrated("worker_role_insert_paths")
         try F.seed(c)
         func writeAsWorker(_ c: PostgresConnection) throws -> PayslipWriter.Path {
             let (run, payslips) = try MonthEndFastPathTests.computed(c)
-            return try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c).path
+            return try PayslipWriter.writeReportingPath(payslips, run: run, on: c).path
         }
-        #expect(try Self.localStaging(c) == nil)
-        // Created in a transaction that rolls back: gone with it, and made again by the next write.
+        // A role that may not create temporary tables.
+        let database = try #require(try c.queryOne("SELECT current_database()")?.string(at: 0))
+        try c.execute("REVOKE TEMPORARY ON DATABASE \"\(database)\" FROM PUBLIC")
+        // A write in a transaction that rolls back leaves nothing; the next one writes it all.
         try c.execute("BEGIN")
         try c.execute("SET LOCAL ROLE payrun_worker")
         try TenantScope.set(F.tenant, on: c)
-        #expect(try writeAsWorker(c) == .staged)
-        #expect(try PayslipWriter.stagingTable(on: c) == "pg_temp.payslip_staging")
+        #expect(try writeAsWorker(c) == .inserted)
         try c.execute("ROLLBACK")
-        #expect(try Self.localStaging(c) == nil)
         #expect(try MonthEndFastPathTests.storedRows(c).isEmpty)
-        #expect(try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c, writeAsWorker) == .staged)
-        #expect(try Self.localStaging(c) == 0)
-        #expect(try MonthEndFastPathTests.storedRows(c).count == 2)
-        #expect(try c.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
-        let stagedLocally = try MonthEndFastPathTests.storedRows(c)
-
-        // A role that may not create temporary tables stages in the shared unlogged table.
-        let shared = try F.migrated("worker_role_staging_shared")
-        try F.seed(shared)
-        let database = try #require(try shared.queryOne("SELECT current_database()")?.string(at: 0))
-        try shared.execute("REVOKE TEMPORARY ON DATABASE \"\(database)\" FROM PUBLIC")
-        let sharedPath = try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: shared) { c in
-            (table: try PayslipWriter.stagingTable(on: c), path: try writeAsWorker(c))
-        }
-        #expect(sharedPath.table == "payrun.payslip_staging" && sharedPath.path == .staged)
-        #expect(try Self.localStaging(shared) == nil)
-        #expect(try shared.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
-        #expect(try MonthEndFastPathTests.storedRows(shared) == stagedLocally)
-        // There a job's move finds its rows by their key (0021), not by a scan of every other job's.
-        try shared.execute("""
-            INSERT INTO payrun.payslip_staging (lease_token, tenant_id, run_id, employee_id, run_version, warnings)
-            SELECT gen_random_uuid(), $1, $2, g, 1, '[]' FROM generate_series(1, 5000) AS g
-            """, [.int(F.tenant), .int(F.run)])
-        try shared.execute("ANALYZE payrun.payslip_staging")
-        let plan = try shared.query("""
-            EXPLAIN SELECT \(PayslipWriter.payslipColumns) FROM payrun.payslip_staging
-             WHERE lease_token = '\(StagingKey.random())'::uuid AND tenant_id = \(F.tenant)
-            """).map { try $0.string(at: 0) }.joined(separator: "\n")
-        #expect(plan.contains("payslip_staging_by_lease_token"), "\(plan)")
-        try shared.execute("DELETE FROM payrun.payslip_staging")
-    }
-
-    @Test("outside a transaction block the staged rows go through the shared table, whose rows outlive each statement, and are all moved")
-    func stagingOutsideATransaction() throws {
-        let c = try F.migrated("worker_role_staging_autocommit")
-        try F.seed(c)
+        #expect(try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c, writeAsWorker) == .inserted)
+        let inserted = try MonthEndFastPathTests.storedRows(c)
+        #expect(inserted.count == 2)
+        #expect(try Self.temporaryTables(c) == 0)
+        // A rerun in autocommit (each statement its own transaction): one upsert of every row.
         let (run, payslips) = try c.transaction { c in
             try TenantScope.set(F.tenant, on: c)
             return try MonthEndFastPathTests.computed(c)
         }
-        try c.transaction { c in
-            try TenantScope.set(F.tenant, on: c)
-            #expect(try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c).path == .direct)
-        }
-        // A rerun in autocommit (each statement its own transaction): the replacement path.
+        try c.execute("SET ROLE payrun_worker")
         try c.execute("SELECT set_config('payrun.tenant_id', $1, false)", [.text(String(F.tenant))])
-        #expect(try PayslipWriter.stagingTable(on: c) == "payrun.payslip_staging")
-        let again = try PayslipWriter.writeReportingPath(payslips, run: run, stagingKey: .random(), on: c)
+        let again = try PayslipWriter.writeReportingPath(payslips, run: run, on: c)
+        try c.execute("RESET ROLE")
         #expect(again.rows == 2 && again.path == .replacement)
         #expect(try MonthEndFastPathTests.revisions(c) == [2, 2])
-        #expect(try c.queryOne("SELECT count(*) FROM payrun.payslip_staging")?.int64(at: 0) == 0)
+        #expect(try MonthEndFastPathTests.storedRows(c) == inserted)
+        try c.execute("GRANT TEMPORARY ON DATABASE \"\(database)\" TO PUBLIC")
     }
 
-    @Test("a payslip that appears between the check and the staged plain insert: the savepoint is rolled back and the staged rows are upserted")
-    func stagedInsertFallsBackOnAnExistingPayslip() throws {
-        let c = try F.migrated("worker_role_staged_fallback")
+    @Test("a payslip that appears between the check and the plain insert: the savepoint is rolled back and the same rows are upserted")
+    func plainInsertFallsBackOnAnExistingPayslip() throws {
+        let c = try F.migrated("worker_role_insert_fallback")
         try F.seed(c)
         try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c) { c in
             let (run, payslips) = try MonthEndFastPathTests.computed(c)
-            let key = StagingKey.random()
-            let table = try PayslipWriter.stage([(run: run, payslips: payslips)], stagingKey: key, on: c)
+            let columns = PayslipWriter.columnArrays([(run: run, payslips: payslips)])
             // A recalculation got there first for the monthly employee.
-            #expect(try PayslipWriter.write([payslips[1]], run: run, stagingKey: .random(), on: c) == 1)
-            let keyValue = PostgresValue.text(key.description)
-            #expect(try PayslipWriter.insertStaged(from: table, key: keyValue, tenantId: F.tenant, on: c) == nil)
-            // The transaction is still usable and the staged rows are still there.
-            #expect(try PayslipWriter.moveStaged(from: table, key: keyValue, tenantId: F.tenant, upsert: true, on: c) == 2)
+            #expect(try PayslipWriter.write([payslips[1]], run: run, on: c) == 1)
+            #expect(try PayslipWriter.unlessUniqueViolation(savepoint: "payslips_inserted", on: c) {
+                try PayslipWriter.insert(columns, upsert: false, on: c)
+            } == nil)
+            // The transaction is still usable.
+            #expect(try PayslipWriter.insert(columns, upsert: true, on: c) == 2)
         }
         #expect(try MonthEndFastPathTests.revisions(c) == [1, 2])
         #expect(try MonthEndFastPathTests.storedRows(c).count == 2)

@@ -68,7 +68,7 @@ struct WrittenChunkTotalsTests {
         try #require(failures >= 2 && warned >= 2)
         let written = try computed.map { try #require(WrittenChunkResult($0)) }
         try RunFinalizer.lockChunksExclusively(chunks: job.map { ($0.runId, $0.chunkNo) }, on: c)
-        let path = try PayslipWriter.write(runs: zip(runs, computed).map { (run: $0, payslips: $1) }, stagingKey: .random(), on: c).path
+        let path = try PayslipWriter.write(runs: zip(runs, computed).map { (run: $0, payslips: $1) }, on: c).path
         #expect(path == .direct)
         // Before completion: the worker's values are chunkDigestSQL's over what is stored.
         for (k, part) in job.enumerated() {
@@ -123,13 +123,13 @@ struct WrittenChunkTotalsTests {
         // The part's first employee already has a payslip (committed); the job writes the others.
         try c.transaction { c in
             try TenantScope.set(tenant, on: c)
-            try PayslipWriter.write([computed[0]], run: run, stagingKey: .random(), on: c)
+            try PayslipWriter.write([computed[0]], run: run, on: c)
         }
         try c.transaction { c in
             try TenantScope.set(tenant, on: c)
             try RunFinalizer.lockChunksExclusively(chunks: [(part.runId, part.chunkNo)], on: c)
             let rest = Array(computed.dropFirst())
-            #expect(try PayslipWriter.write(rest, run: run, stagingKey: .random(), on: c) == rest.count)
+            #expect(try PayslipWriter.write(rest, run: run, on: c) == rest.count)
             var completion = RunFinalizer.PartCompletion(runId: part.runId, chunkNo: part.chunkNo, loadMicros: 0, computeMicros: 0,
                                                          writeMicros: 0, shiftsLoaded: 0)
             completion.written = WrittenChunkResult(rest)
@@ -159,7 +159,7 @@ struct WrittenChunkTotalsTests {
                 try TenantScope.set(tenant, on: other)
                 if case .replaced = try Recalculation.run(tenantId: tenant, employeeId: employee,
                                                           periodStart: PayrollDataFixture.periodStart,
-                                                          stagingKey: .random(), on: other) { return true }
+                                                          on: other) { return true }
                 return false
             }
         }
@@ -174,7 +174,7 @@ struct WrittenChunkTotalsTests {
         try Self.changeShift(c, employee: employee)
         try c.execute("BEGIN")
         try TenantScope.set(tenant, on: c)
-        let outcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), stagingKey: .random(), on: c)
+        let outcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), on: c)
         #expect(outcome.partsSummedInWorker == job.count)
         let recalc = Self.recalculation(c.connectionString, tenant: tenant, employee: employee)
         try waitForLockWait(on: c, who: "the recalculation")
@@ -193,13 +193,13 @@ struct WrittenChunkTotalsTests {
         try c.execute("BEGIN")
         try TenantScope.set(tenant, on: c)
         guard case .replaced = try Recalculation.run(tenantId: tenant, employeeId: employee, periodStart: PayrollDataFixture.periodStart,
-                                                    stagingKey: .random(), on: c)
+                                                    on: c)
         else { Issue.record("not replaced"); try c.execute("ROLLBACK"); return }
         let packed = BackgroundWork<ChunkProcessor.PartsOutcome>(url: c.connectionString) { other in
             try other.execute("SET statement_timeout = '20s'")
             return try other.transaction { t in
                 try TenantScope.set(tenant, on: t)
-                return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), stagingKey: .random(), on: t)
+                return try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), on: t)
             }
         }
         try waitForLockWait(on: c, who: "the packed job")

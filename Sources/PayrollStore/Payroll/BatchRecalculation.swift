@@ -30,7 +30,7 @@ public enum BatchRecalculation {
     }
 
     /// Outcomes aligned with `requests`.
-    public static func run(tenantId: Int64, requests: [Request], stagingKey: StagingKey,
+    public static func run(tenantId: Int64, requests: [Request],
                            calculate: ChunkProcessor.Calculate = ChunkProcessor.serial,
                            on connection: PostgresConnection) throws -> [Recalculation.Outcome] {
         if requests.isEmpty { return [] }
@@ -103,7 +103,7 @@ public enum BatchRecalculation {
             }
             let before = tracked ? try storedTotals(tenantId: tenantId, runId: run.id, employeeIds: computed.map(\.employeeId),
                                                     on: connection) : [:]
-            try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
+            try PayslipWriter.write(computed, run: run, on: connection)
             var resultById: [Int64: Result<Payslip, PayrollError>] = [:]
             var delta = [Int64](repeating: 0, count: 8)
             var changes: [RunFinalizer.PayslipChange] = []

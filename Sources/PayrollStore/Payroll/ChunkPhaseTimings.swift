@@ -7,7 +7,7 @@ public struct ChunkPhaseTimings: Sendable, Equatable {
     public var load: Duration = .zero
     /// The calculator over the valid inputs.
     public var compute: Duration = .zero
-    /// Locking the run row and writing the payslips (staging COPY, upsert, staging cleanup).
+    /// Locking the run row and writing the payslips (COPY, insert or upsert).
     public var write: Duration = .zero
     /// Marking the chunk finished and, for the last chunk, finalizing the run.
     public var finish: Duration = .zero

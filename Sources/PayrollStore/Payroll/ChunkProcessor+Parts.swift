@@ -54,7 +54,7 @@ extension ChunkProcessor {
         public var timings = ChunkPhaseTimings()
     }
 
-    public static func processParts(tenantId: Int64, parts: [PartRequest], stagingKey: StagingKey, calculate: Calculate = serial,
+    public static func processParts(tenantId: Int64, parts: [PartRequest], calculate: Calculate = serial,
                                     on connection: PostgresConnection) throws -> PartsOutcome {
         let clock = ContinuousClock()
         var outcome = PartsOutcome()
@@ -110,7 +110,7 @@ extension ChunkProcessor {
         // what a direct COPY (or a staged plain insert) wrote is each chunk's whole content,
         // summed here, not read back.
         try RunFinalizer.lockChunksExclusively(chunks: active.map { ($0.request.runId, $0.request.chunkNo) }, on: connection)
-        let written = try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) }, stagingKey: stagingKey,
+        let written = try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) },
                                               on: connection)
         outcome.timings.write = lap()
 

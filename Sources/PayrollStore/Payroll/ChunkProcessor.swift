@@ -33,7 +33,7 @@ public enum ChunkProcessor {
     }
 
     public static func process(tenantId: Int64, runId: Int64, version: Int32, chunkNo: Int32, from: Int64, to: Int64,
-                               stagingKey: StagingKey, calculate: Calculate = serial,
+                               calculate: Calculate = serial,
                                on connection: PostgresConnection) throws -> Outcome {
         let clock = ContinuousClock()
         var timings = ChunkPhaseTimings()
@@ -50,7 +50,7 @@ public enum ChunkProcessor {
         timings.shiftsLoaded = chunk.shiftsLoaded
         let computed = compute(chunk, calculate: calculate)
         timings.compute = lap()
-        try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
+        try PayslipWriter.write(computed, run: run, on: connection)
         timings.write = lap()
         let finalized = try RunFinalizer.completeChunk(tenantId: tenantId, runId: runId, chunkNo: chunkNo,
                                                        phases: (timings, mark), on: connection)

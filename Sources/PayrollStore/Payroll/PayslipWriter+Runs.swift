@@ -1,52 +1,88 @@
 import PostgresClient
 
 /// Payslips of several runs at once (a packed chunk job): the same paths as `write`, with one
-/// COPY for all the runs' rows (each row carries its own run id and version).
+/// COPY or one INSERT for all the runs' rows (each row carries its own run id and version).
 extension PayslipWriter {
     /// Writes each group's payslips for its run; returns the rows written and the path taken.
     @discardableResult
-    public static func write(runs groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+    public static func write(runs groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
                              on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         let groups = groups.filter { !$0.payslips.isEmpty }
         if groups.isEmpty { return (0, .none) }
         if groups.count == 1, let only = groups.first {
-            return try writeReportingPath(only.payslips, run: only.run, stagingKey: stagingKey, on: connection)
+            return try writeReportingPath(only.payslips, run: only.run, on: connection)
         }
-        return try writeMany(groups, stagingKey: stagingKey, on: connection)
+        return try writeMany(groups, on: connection)
     }
 
     /// The multi-row paths (see `PayslipWriter`) for non-empty groups: the direct COPY where no
-    /// payslip of the groups' ranges exists and row-level security does not apply; otherwise the
-    /// rows are staged, then inserted plainly (no payslip exists) or upserted.
-    static func writeMany(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
+    /// payslip of the groups' ranges exists and row-level security does not apply; the plain
+    /// INSERT of the rows' column arrays where none exists under row-level security; otherwise
+    /// (or when a payslip appeared meanwhile: a unique violation) the upsert of the same arrays.
+    static func writeMany(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
-        guard let tenantId = groups.first?.run.tenantId else { return (0, .none) }
         let total = groups.reduce(0) { $0 + $1.payslips.count }
         try reserveCaptureMemory(on: connection)
         let check = try firstCalculationCheck(groups, on: connection)
-        // Under row-level security, where no payslip was found in the ranges: a plain insert of the
-        // staged rows, which a payslip appearing meanwhile turns into a unique violation, then the
-        // upsert (as a failed direct COPY goes straight to the upsert).
-        var insertsPlainly = false
-        if !check.payslipsExist {
-            if !check.rowSecurityActive {
-                if try copyDirect(groups, on: connection) { return (total, .direct) }
-            } else {
-                insertsPlainly = true
+        if !check.payslipsExist && !check.rowSecurityActive {
+            if try copyDirect(groups, on: connection) { return (total, .direct) }
+        }
+        let columns = columnArrays(groups)
+        if !check.payslipsExist && check.rowSecurityActive {
+            if let rows = try unlessUniqueViolation(savepoint: "payslips_inserted", on: connection, {
+                try insert(columns, upsert: false, on: connection)
+            }) {
+                return (rows, .inserted)
             }
         }
-        let table = try stage(groups, stagingKey: stagingKey, on: connection)
-        let key = PostgresValue.text(stagingKey.description)
-        let inserted = insertsPlainly ? try insertStaged(from: table, key: key, tenantId: tenantId, on: connection) : nil
-        let rows = try inserted ?? moveStaged(from: table, key: key, tenantId: tenantId, upsert: true, on: connection)
-        try connection.execute("DELETE FROM \(table) WHERE lease_token = $1::uuid", [key])
-        return (rows, inserted == nil ? .replacement : .staged)
+        return (try insert(columns, upsert: true, on: connection), .replacement)
+    }
+
+    /// `payslipColumns`' types in order: the SQL name, the type OID and its array type's OID.
+    static let payslipColumnTypes: [(name: String, element: UInt32, array: UInt32)] = {
+        let int8 = (name: "int8", element: PostgresTypeOID.int8, array: PostgresTypeOID.int8Array)
+        let int4 = (name: "int4", element: PostgresTypeOID.int4, array: PostgresTypeOID.int4Array)
+        let text = (name: "text", element: PostgresTypeOID.text, array: PostgresTypeOID.textArray)
+        let bytea = (name: "bytea", element: PostgresTypeOID.bytea, array: PostgresTypeOID.byteaArray)
+        let json = (name: "json", element: PostgresTypeOID.json, array: PostgresTypeOID.jsonArray)
+        let jsonb = (name: "jsonb", element: PostgresTypeOID.jsonb, array: PostgresTypeOID.jsonbArray)
+        return [int8, int8, int8, int4, text, bytea] + Array(repeating: int4, count: 9) + Array(repeating: int8, count: 5)
+            + [json, json, jsonb, jsonb]
+    }()
+
+    /// Every group's rows as `encode` writes them, a column at a time: one binary array parameter
+    /// per column of `payslipColumns` (`BinaryCopyRowBuffer.columnArrays`).
+    static func columnArrays(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])]) -> [PostgresValue] {
+        let rows = BinaryCopyRowBuffer(initialCapacityBytes: 1 << 20)
+        for g in groups { encodeRows(g.payslips, run: g.run, into: rows) }
+        let types = payslipColumnTypes
+        return zip(rows.columnArrays(elementTypes: types.map(\.element)), types).map { .binary(type: $1.array, bytes: $0) }
+    }
+
+    /// The rows of `columns` (`columnArrays`) inserted into `payslips` by one statement, `unnest`
+    /// turning the arrays back into rows: plainly, or upserted. Prepared: the same text each time.
+    ///
+    /// Until session 17 these rows were COPYed into a staging table first (the session's temporary
+    /// `pg_temp.payslip_staging`, or the shared `payrun.payslip_staging`), then moved by
+    /// `INSERT … SELECT` and deleted: the COPY filled pages the move read back, each new page of
+    /// the temporary table was written to its file when the table grew, and each commit truncated
+    /// it again. The arrays carry the same binary fields (and the server validates the JSON as it
+    /// receives them, as it did for the COPY): a month-end of 100,000 employees as `payrun_worker`
+    /// took ≈ 4 % less wall time and ≈ 0.2–0.3 fewer server CPU-seconds (benchmarks/RESULTS.md,
+    /// session 17), and a rerun needs one statement instead of a COPY, a move and a delete.
+    static func insert(_ columns: [PostgresValue], upsert: Bool, on connection: PostgresConnection) throws -> Int {
+        let arrays = payslipColumnTypes.enumerated().map { "$\($0.offset + 1)::\($0.element.name)[]" }.joined(separator: ", ")
+        return try connection.executePrepared("""
+            INSERT INTO payrun.payslips AS p (\(payslipColumns))
+            SELECT * FROM unnest(\(arrays))
+            \(upsert ? upsertClause : "")
+            """, columns).affectedRowCount ?? 0
     }
 
     /// Whether a payslip exists in a group's id range for its run (then each row must be
     /// upserted), and whether row-level security applies to the writing role on `payslips` —
     /// PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain member of
-    /// `payrun_worker` stages its rows (0012).
+    /// `payrun_worker` inserts its rows from column arrays (`insert`).
     static func firstCalculationCheck(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
                                       on connection: PostgresConnection) throws -> (payslipsExist: Bool, rowSecurityActive: Bool) {
         guard let tenantId = groups.first?.run.tenantId else { return (true, true) }
@@ -104,66 +140,5 @@ extension PayslipWriter {
         }
         try connection.execute("RELEASE SAVEPOINT \(name)")
         return value
-    }
-
-    /// The table rows are staged in: the session's temporary `pg_temp.payslip_staging`, created
-    /// here when the session has none yet (also again after a rolled-back transaction dropped it),
-    /// or the shared unlogged `payrun.payslip_staging` where the role may not create temporary
-    /// tables. Why a table of the session's own: in the shared one, every staged row a chunk job
-    /// moved and deleted stays behind as a dead row until VACUUM, and every later job's move
-    /// scanned them all. A month-end by a `payrun_worker` member at 100,000 employees spent
-    /// ≈ 2.6 of its server's CPU-seconds so (benchmarks/RESULTS.md, session 16). The temporary
-    /// table lives in the backend's local buffers, writes no WAL, and `ON COMMIT DELETE ROWS`
-    /// empties its file at each commit. Outside a transaction block (each statement its own
-    /// transaction) that would empty it between the COPY and the move: the shared table then.
-    static func stagingTable(on connection: PostgresConnection) throws -> String {
-        let local = "pg_temp.payslip_staging", shared = "payrun.payslip_staging"
-        guard connection.isInTransaction else { return shared }
-        guard let row = try connection.queryOnePrepared("""
-            SELECT to_regclass('\(local)') IS NOT NULL, has_database_privilege(current_database(), 'TEMPORARY')
-            """) else { return shared }
-        if try row.bool(at: 0) { return local }
-        guard try row.bool(at: 1) else { return shared }
-        try connection.execute("CREATE TEMPORARY TABLE payslip_staging (LIKE \(shared)) ON COMMIT DELETE ROWS")
-        return local
-    }
-
-    /// COPYs every group's rows into the staging table under `stagingKey`; returns the table.
-    static func stage(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], stagingKey: StagingKey,
-                      on connection: PostgresConnection) throws -> String {
-        let table = try stagingTable(on: connection)
-        try connection.copyIn("COPY \(table) (lease_token, \(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
-            for g in groups.indices {
-                let run = groups[g].run
-                try groups[g].payslips.withUnsafeBufferPointer { payslips in
-                    for j in payslips.indices {
-                        try writer.row { r in
-                            r.bytea(stagingKey.bytes)
-                            encode(payslips.baseAddress.unsafelyUnwrapped + j, run: run, into: &r)
-                        }
-                    }
-                }
-            }
-        }
-        return table
-    }
-
-    /// Moves the rows staged under `key` into `payslips`: upserted, or inserted plainly.
-    static func moveStaged(from table: String, key: PostgresValue, tenantId: Int64, upsert: Bool,
-                           on connection: PostgresConnection) throws -> Int {
-        try connection.execute("""
-            INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT \(payslipColumns) FROM \(table) WHERE lease_token = $1::uuid AND tenant_id = $2
-            \(upsert ? upsertClause : "")
-            """, [key, .int(tenantId)]).affectedRowCount ?? 0
-    }
-
-    /// The plain insert of the staged rows inside a savepoint; nil (nothing inserted, the staged
-    /// rows still there) on a unique violation.
-    static func insertStaged(from table: String, key: PostgresValue, tenantId: Int64,
-                             on connection: PostgresConnection) throws -> Int? {
-        try unlessUniqueViolation(savepoint: "payslips_staged", on: connection) {
-            try moveStaged(from: table, key: key, tenantId: tenantId, upsert: false, on: connection)
-        }
     }
 }

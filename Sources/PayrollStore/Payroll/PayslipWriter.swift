@@ -10,19 +10,18 @@ import PostgresClient
 ///   refuses COPY FROM; see 0012): one binary COPY straight into `payslips` (`revision` 1), inside a
 ///   savepoint. If a payslip appeared meanwhile (a recalculation committed between the check and
 ///   the COPY: unique violation), the savepoint is rolled back and the replacement path runs.
-/// - **Staged first calculation** (the same, by a role under row-level security — production
-///   workers, plain members of `payrun_worker`): binary COPY into the staging table, then one plain
-///   `INSERT … SELECT` into `payslips` inside a savepoint (the policy's WITH CHECK applies to each
-///   row); on a unique violation the savepoint is rolled back and the staged rows are upserted as
-///   below. What it stores is exactly the rows sent, as with the direct COPY.
-/// - **Replacement** (reruns, replans, recalculation): binary COPY into the staging table under a
-///   staging key, then one `INSERT … SELECT … ON CONFLICT DO UPDATE` into `payslips` (a rerun
-///   replaces a payslip and bumps its `revision`, never duplicates it), then the staging rows are
-///   deleted.
+/// - **First calculation under row-level security** (the same, by a role subject to it —
+///   production workers, plain members of `payrun_worker`): one plain `INSERT … SELECT * FROM
+///   unnest($1::int8[], …)` into `payslips`, the rows sent as one binary array per column, inside a
+///   savepoint (the policy's WITH CHECK applies to each row); on a unique violation the savepoint
+///   is rolled back and the same arrays are upserted as below. What it stores is exactly the rows
+///   sent, as with the direct COPY.
+/// - **Replacement** (reruns, replans, recalculation): the same arrays, one `INSERT … SELECT …
+///   ON CONFLICT DO UPDATE` into `payslips` (a rerun replaces a payslip and bumps its `revision`,
+///   never duplicates it).
 ///
-/// The staging table is the session's own temporary table `pg_temp.payslip_staging` (`LIKE
-/// payrun.payslip_staging`, `ON COMMIT DELETE ROWS`; `stagingTable`), created on first use, or the
-/// shared unlogged `payrun.payslip_staging` where the role may not create temporary tables.
+/// The arrays are the COPY's binary fields, a column at a time (`columnArrays`); until session 17
+/// these two paths staged the rows in a table first (`insert` says why no longer).
 ///
 /// A single payslip is one parameterized upsert (`writeOne`).
 public enum PayslipWriter {
@@ -37,28 +36,28 @@ public enum PayslipWriter {
 
     /// Which path `write` took (for tests and timings).
     public enum Path: Sendable, Hashable {
-        /// Nothing to write; one row by a single upsert; the direct COPY; the staged first
-        /// calculation (a plain insert of exactly the rows sent); the staged upsert.
-        case none, single, direct, staged, replacement
+        /// Nothing to write; one row by a single upsert; the direct COPY; the plain insert of
+        /// exactly the rows sent (a first calculation under row-level security); the upsert.
+        case none, single, direct, inserted, replacement
 
         /// Whether the rows stored are exactly the rows sent (no existing payslip was replaced), so
         /// the caller may sum what it sent instead of reading the rows back.
-        public var storedExactlyTheRowsSent: Bool { self == .direct || self == .staged }
+        public var storedExactlyTheRowsSent: Bool { self == .direct || self == .inserted }
     }
 
     /// Writes `payslips` for `run`; returns the number of rows written.
     @discardableResult
-    public static func write(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
+    public static func write(_ payslips: [ComputedPayslip], run: PayrollRun,
                              on connection: PostgresConnection) throws -> Int {
-        try writeReportingPath(payslips, run: run, stagingKey: stagingKey, on: connection).rows
+        try writeReportingPath(payslips, run: run, on: connection).rows
     }
 
     /// `write`, also saying which path it took.
-    public static func writeReportingPath(_ payslips: [ComputedPayslip], run: PayrollRun, stagingKey: StagingKey,
+    public static func writeReportingPath(_ payslips: [ComputedPayslip], run: PayrollRun,
                                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         guard let first = payslips.first else { return (0, .none) }
         if payslips.count == 1 { return (try writeOne(first, run: run, on: connection), .single) }
-        return try writeMany([(run: run, payslips: payslips)], stagingKey: stagingKey, on: connection)
+        return try writeMany([(run: run, payslips: payslips)], on: connection)
     }
 
     /// A statement that leaves the server process's `malloc` keeping the memory of the insert
@@ -160,8 +159,8 @@ public enum PayslipWriter {
         }
     }
 
-    /// One payslip (a recalculation): a single parameterized upsert, skipping the staging round
-    /// trip (COPY + move + delete) that only pays off for many rows. Same columns, same conflict rule.
+    /// One payslip (a recalculation): a single parameterized upsert, skipping the first-calculation
+    /// check and the column arrays, which pay off only for many rows. Same columns, same conflict rule.
     static func writeOne(_ p: ComputedPayslip, run: PayrollRun, on connection: PostgresConnection) throws -> Int {
         var values: [PostgresValue] = [.int(run.tenantId), .int(run.id), .int(p.employeeId), .int32(run.version)]
         let digest: PostgresValue = p.inputDigest.map { .bytea($0) } ?? .null

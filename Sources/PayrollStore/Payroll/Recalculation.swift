@@ -28,7 +28,7 @@ public enum Recalculation {
     }
 
     public static func run(tenantId: Int64, employeeId: Int64, periodStart: LocalDate, reason: String? = nil,
-                           stagingKey: StagingKey, on connection: PostgresConnection) throws -> Outcome {
+                           on connection: PostgresConnection) throws -> Outcome {
         // One statement: does the employee exist here, and which open run covers the period?
         guard let found = try connection.queryOnePrepared("""
             SELECT r.id FROM payrun.employees e
@@ -61,7 +61,7 @@ public enum Recalculation {
         let tracked = tracksTotals(run)
         if tracked { try RunFinalizer.holdCoveringChunks(tenantId: tenantId, runId: runId, employeeIds: [employeeId], on: connection) }
         let before = tracked ? try PayslipTotals.fetch(tenantId: tenantId, runId: runId, employeeId: employeeId, on: connection) : nil
-        try PayslipWriter.write(computed, run: run, stagingKey: stagingKey, on: connection)
+        try PayslipWriter.write(computed, run: run, on: connection)
         if tracked {
             let delta = PayslipTotals(computed[0].result).deltaValues(from: before)
             try moveChunkTotals(tenantId: tenantId, runId: runId, changes: [.init(employeeId: computed[0].employeeId, delta: delta)],

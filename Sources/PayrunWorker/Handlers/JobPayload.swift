@@ -1,5 +1,4 @@
 import PayrollStore
-typealias StagingKeyValue = PayrollStore.StagingKey
 import JobQueue
 import PayrollRules
 
@@ -36,16 +35,6 @@ struct JobPayload {
     func optionalString(_ key: String) -> String? {
         if case .string(let text)? = object[key] { return text }
         return nil
-    }
-}
-
-extension ClaimedJob {
-    /// The lease token as the staging key of this attempt's payslips.
-    func stagingKey() throws -> StagingKeyValue {
-        guard let key = StagingKeyValue(uuid: leaseToken) else {
-            throw JobFailure.permanent("job \(id): lease token \(leaseToken) is not a UUID")
-        }
-        return key
     }
 }
 

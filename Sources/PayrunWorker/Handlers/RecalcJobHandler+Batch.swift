@@ -33,14 +33,13 @@ extension RecalcJobHandler: BatchJobHandler {
         }
         guard let tenantId = jobs.first?.tenantId else { return results }
         precondition(jobs.allSatisfy { $0.tenantId == tenantId }, "a recalculation batch spans one tenant")
-        while let first = work.first {
-            let key = try first.job.stagingKey()
+        while !work.isEmpty {
             let batch = work
             let outcomes: [Recalculation.Outcome]
             do {
                 outcomes = try context.connection.transaction { c in
                     try TenantScope.set(tenantId, on: c)
-                    let outcomes = try BatchRecalculation.run(tenantId: tenantId, requests: batch.map(\.request), stagingKey: key,
+                    let outcomes = try BatchRecalculation.run(tenantId: tenantId, requests: batch.map(\.request),
                                                               calculate: { BatchCalculator.calculate($0) }, on: c)
                     var completing: [ClaimedJob] = []
                     for (entry, outcome) in zip(batch, outcomes) {

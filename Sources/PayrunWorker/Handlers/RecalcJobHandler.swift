@@ -15,10 +15,9 @@ struct RecalcJobHandler: JobHandler {
         let payload = try JobPayload(job)
         let employeeId = try payload.int("employeeId")
         let periodStart = try payload.date("periodStart")
-        let key = try job.stagingKey()
         let outcome = try context.tenantTransaction { c in
             let outcome = try Recalculation.run(tenantId: job.tenantId, employeeId: employeeId, periodStart: periodStart,
-                                                reason: payload.optionalString("reason"), stagingKey: key, on: c)
+                                                reason: payload.optionalString("reason"), on: c)
             if case .employeeNotFound = outcome {
                 throw JobFailure.permanent("employee \(employeeId) does not exist in tenant \(job.tenantId)")
             }

@@ -5,7 +5,7 @@ import PostgresClient
 
 /// `run.chunk` `{"runId", "version", "chunk", "from", "to"}`: loads the chunk by COPY, computes it
 /// with `BatchCalculator` (DispatchQueue.concurrentPerform), stores payslips (a direct COPY on a
-/// first calculation, the staging upsert on a rerun: `PayslipWriter`), marks the chunk finished
+/// first calculation, an upsert on a rerun: `PayslipWriter`), marks the chunk finished
 /// (the last one finalizes the run), and completes the job — all in one transaction, fenced by
 /// the lease. Each chunk's phase timings end up in `run_chunks` (migration 0010).
 ///
@@ -42,11 +42,10 @@ struct RunChunkJobHandler: JobHandler {
         guard let versionValue = Int32(exactly: version), let chunkValue = Int32(exactly: chunk), from <= to else {
             throw JobFailure.permanent("run.chunk job \(job.id): bad version/chunk/range in \(job.payload)")
         }
-        let key = try job.stagingKey()
         let outcome = try completingInTransaction(job, context: context) { c in
             try ChunkProcessor.process(
                 tenantId: job.tenantId, runId: runId, version: versionValue, chunkNo: chunkValue, from: from, to: to,
-                stagingKey: key, calculate: { BatchCalculator.calculate($0) }, on: c)
+                calculate: { BatchCalculator.calculate($0) }, on: c)
         }
         context.recordEmployeesComputed(outcome.employees)
         if let reason = outcome.skippedReason {
@@ -133,9 +132,8 @@ extension RunChunkJobHandler {
     }
 
     func handleParts(_ job: ClaimedJob, parts: [ChunkProcessor.PartRequest], context: JobContext) throws {
-        let key = try job.stagingKey()
         let outcome = try completingInTransaction(job, context: context) { c in
-            try ChunkProcessor.processParts(tenantId: job.tenantId, parts: parts, stagingKey: key,
+            try ChunkProcessor.processParts(tenantId: job.tenantId, parts: parts,
                                             calculate: { BatchCalculator.calculate($0) }, on: c)
         }
         context.recordEmployeesComputed(outcome.employees)

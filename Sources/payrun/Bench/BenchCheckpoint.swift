@@ -39,7 +39,7 @@ enum BenchCheckpoint {
 enum BenchHousekeeping {
     /// The tables the bench's steps write (month-end, floor, SQL baseline).
     static let writtenTables = ["payrun.jobs", "payrun.payroll_runs", "payrun.run_chunks", "payrun.payslips",
-                                "payrun.payslip_staging", "payrun.pending_corrections",
+                                "payrun.pending_corrections",
                                 "payrun_bench.floor_payslips", "payrun_bench.sql_baseline_result"]
 
     /// The `writtenTables` that exist in `url`'s database.

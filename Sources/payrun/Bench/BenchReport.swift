@@ -268,7 +268,7 @@ struct BenchReport {
         if let e = entries.first {
             lines.append("")
             lines.append("Month-end workers as \(e.payrun.workerRole.map { "role \($0)" } ?? "the bench's own role"): row-level security "
-                         + (e.payrun.rowSecurityActive ? "applies, payslips are staged and inserted (the path of production workers, members of payrun_worker)"
+                         + (e.payrun.rowSecurityActive ? "applies, payslips are inserted from column arrays (the path of production workers, members of payrun_worker)"
                                                        : "does not apply, payslips are COPYed into payrun.payslips directly"))
         }
         lines.append("")

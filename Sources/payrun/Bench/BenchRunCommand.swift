@@ -20,8 +20,8 @@ struct BenchRunCommand: ParsableCommand {
                  (--threads job threads) until every run is calculated; wall time, rates, time
                  per phase summed over chunks, peak RSS of this process during the run. The
                  workers connect as the bench's role, or with --worker-role as that role
-                 (payrun_worker: row-level security applies and payslips are staged, as for
-                 production workers);
+                 (payrun_worker: row-level security applies and payslips are inserted from
+                 column arrays, as for production workers);
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
@@ -64,7 +64,7 @@ struct BenchRunCommand: ParsableCommand {
         "SQL baseline runs per size, each after a CHECKPOINT: run i right after month-end i and floor i, runs beyond --repeat after the last floor; the median counts, every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ baseline i) with their median.",
         valueName: "n")) var baselineRepetitions: Int = 1
     @Option(name: .customLong("worker-role"), help: ArgumentHelp(
-        "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies, and payslips are staged and inserted instead of COPYed in). Default: the bench's own role. The floor and the baseline keep the bench's role.",
+        "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies, and payslips are inserted from column arrays instead of COPYed in). Default: the bench's own role. The floor and the baseline keep the bench's role.",
         valueName: "role")) var workerRole: String?
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 

@@ -27,7 +27,7 @@ struct BenchStore {
     /// Removes what a month-end wrote (payslips, runs, chunks, jobs), leaving the seeded data.
     static func removeMonthEnd(on connection: PostgresConnection) throws {
         try connection.executeScript("""
-            TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections,
+            TRUNCATE payrun.payslips, payrun.run_chunks, payrun.pending_corrections,
                      payrun.payroll_runs, payrun.jobs CASCADE;
             """)
     }

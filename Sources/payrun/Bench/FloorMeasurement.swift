@@ -10,7 +10,7 @@ import PostgresClient
 /// by PostgresClient into structs; the explicit breaks kept as their binary multirange bytes) and COPY as many payslip rows in (the rows payrun wrote for
 /// that chunk, read back beforehand, untimed) into the scratch table
 /// `payrun_bench.floor_payslips (LIKE payrun.payslips INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING COMPRESSION)`,
-/// then COMMIT. No computation, no staging move, no bookkeeping. To bound memory the chunks go in
+/// then COMMIT. No computation, no bookkeeping. To bound memory the chunks go in
 /// batches of about `batchEmployees` employees: the read-back of a batch is untimed, its parallel
 /// COPYs are timed, and the floor is the sum of the batches' wall times.
 struct FloorMeasurement {

@@ -28,7 +28,7 @@ struct PayrunMeasurement {
     var peakRSSKiB: Int?
     var peakRSSMethod: String
     /// The role the workers ran as (`--worker-role`; nil: the bench's own role) and whether
-    /// row-level security applied to it on `payslips` (then payslips are staged, not COPYed in
+    /// row-level security applied to it on `payslips` (then payslips are inserted from column arrays, not COPYed in
     /// directly: `PayslipWriter`).
     var workerRole: String? = nil
     var rowSecurityActive = false

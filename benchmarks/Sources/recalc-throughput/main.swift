@@ -239,11 +239,10 @@ func runBenchmark(serverURL: String, employees: Int, rounds: Int, threads: Int, 
         let postmaster = postmasterPid(connection)
         let cpuBefore = (client: clientCPUSeconds(), server: postmaster.flatMap(serverCPUSeconds))
         let (jobs, elapsed) = mode == "pool" ? try poolRound(expected: employeeIds.count) : try drain(kinds: ["employee.recalc"]) { job, c in
-            guard let key = StagingKey(uuid: job.leaseToken) else { throw PayrollStoreError(.invalidRequest, "lease token") }
             try c.transaction { c in
                 try TenantScope.set(job.tenantId, on: c)
                 let outcome = try Recalculation.run(tenantId: job.tenantId, employeeId: payloadInt(job, "employeeId"),
-                                                    periodStart: employer.workforce.periodStart, stagingKey: key, on: c)
+                                                    periodStart: employer.workforce.periodStart, on: c)
                 guard case .replaced = outcome else { throw PayrollStoreError(.invalidState, "unexpected \(outcome)") }
                 try JobQueue.complete(job, on: c)
             }
