@@ -67,9 +67,13 @@ extension PayslipWriter {
     /// `INSERT … SELECT` and deleted: the COPY filled pages the move read back, each new page of
     /// the temporary table was written to its file when the table grew, and each commit truncated
     /// it again. The arrays carry the same binary fields (and the server validates the JSON as it
-    /// receives them, as it did for the COPY): a month-end of 100,000 employees as `payrun_worker`
-    /// took ≈ 4 % less wall time and ≈ 0.2–0.3 fewer server CPU-seconds (benchmarks/RESULTS.md,
-    /// session 17), and a rerun needs one statement instead of a COPY, a move and a delete.
+    /// receives them, as it did for the COPY). perf of a 100,000-employee month-end as
+    /// `payrun_worker` put the staging's own work (the COPY's inserts into the temporary table, its
+    /// file growing page by page, the move's scan, the truncation) at ≈ 7 % of the server's
+    /// samples, and `array_recv` and `unnest` at ≈ 5 % now; alternated month-ends could not tell
+    /// the two apart beyond this VM's noise (benchmarks/RESULTS.md, session 17). What it removes
+    /// for sure: the scratch table, its TEMP privilege and cleanup, and two of a rerun's three
+    /// statements.
     static func insert(_ columns: [PostgresValue], upsert: Bool, on connection: PostgresConnection) throws -> Int {
         let arrays = payslipColumnTypes.enumerated().map { "$\($0.offset + 1)::\($0.element.name)[]" }.joined(separator: ", ")
         return try connection.executePrepared("""
