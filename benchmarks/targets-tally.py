@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Issue 5's targets at one store size, tallied over many `payrun bench --json` files.
+
+One `payrun bench` run gives one figure per target; on this VM the same build's figures move with
+the machine (benchmarks/RESULTS.md), so whether a target is met "reliably" is a question about
+many runs. This script reads the JSON of as many runs as it is given and prints, per run, the
+figures the bench printed for that size, then per role of the workers (the bench's own role, or
+`--worker-role`):
+
+- how many runs met each target with the bench's headline figure (the ratio of the medians);
+- every single month-end/floor pair and month-end/baseline pair pooled: their median, quartiles,
+  and the share that met the target.
+
+    python3 benchmarks/targets-tally.py [--employees 100000] FILE.json ...
+
+The files given are the selection (say which builds they come from). A file without that size,
+or without a floor or a baseline, adds nothing to the targets it lacks. Python 3 standard
+library only.
+"""
+import json
+import statistics
+import sys
+
+FLOOR_MAX = 1.5      # payrun wall ≤ 1.5 × the floor
+BASELINE_MIN = 5.0   # payrun at least 5 × faster than the SQL baseline
+COMPUTE_MIN = 1.7    # compute employees/s at 2 threads ≥ 1.7 × at 1 thread
+
+
+def quartiles(values):
+    if len(values) < 2:
+        return (values[0], values[0], values[0]) if values else (None, None, None)
+    q = statistics.quantiles(values, n=4, method='inclusive')
+    return q[0], statistics.median(values), q[2]
+
+
+def fmt(x, digits=2):
+    return '–' if x is None else f'{x:.{digits}f}'
+
+
+def main(argv):
+    employees = 100000
+    files = []
+    args = iter(argv)
+    for a in args:
+        if a == '--employees':
+            employees = int(next(args))
+        elif a in ('-h', '--help'):
+            print(__doc__)
+            return 0
+        else:
+            files.append(a)
+    if not files:
+        print(__doc__, file=sys.stderr)
+        return 2
+
+    groups = {}
+    print(f'| file | commit | workers\' role | runs | payrun ÷ floor | pairs | baseline ÷ payrun | pairs | compute rounds median |')
+    print('|---|---|---|---:|---:|---|---:|---|---:|')
+    for path in files:
+        with open(path) as f:
+            data = json.load(f)
+        for size in data.get('sizes', []):
+            if size.get('employees') != employees:
+                continue
+            payrun = size.get('payrun', {})
+            role = payrun.get('workerRole') or "bench's own"
+            g = groups.setdefault(role, {'runs': 0, 'floor': [], 'floor_pairs': [], 'baseline': [],
+                                         'baseline_pairs': [], 'compute': []})
+            g['runs'] += 1
+            floor = size.get('floor') or {}
+            baseline = size.get('baseline') or {}
+            floor_ratio = floor.get('ratio')
+            floor_pairs = floor.get('pairRatios') or ([floor_ratio] if floor_ratio is not None else [])
+            # The JSON keeps payrun ÷ baseline (< 1); the target is read as its inverse.
+            baseline_speedup = 1 / baseline['ratio'] if baseline.get('ratio') else None
+            baseline_pairs = [1 / r for r in baseline.get('pairRatios') or [] if r] or \
+                ([baseline_speedup] if baseline_speedup is not None else [])
+            compute = ((size.get('computeScaling') or {}).get('perJob') or {}).get('roundSpeedUpMedian')
+            if floor_ratio is not None:
+                g['floor'].append(floor_ratio)
+                g['floor_pairs'].extend(floor_pairs)
+            if baseline_speedup is not None:
+                g['baseline'].append(baseline_speedup)
+                g['baseline_pairs'].extend(baseline_pairs)
+            if compute is not None:
+                g['compute'].append(compute)
+            print(f"| {path.split('/')[-1]} | {data.get('machine', {}).get('commit', '?')} | {role} | "
+                  f"{size.get('repetitions', 1)} | {fmt(floor_ratio)} | {', '.join(fmt(x) for x in floor_pairs)} | "
+                  f"{fmt(baseline_speedup)} | {', '.join(fmt(x) for x in baseline_pairs)} | {fmt(compute)} |")
+
+    print()
+    print(f'Targets at {employees:,} employees, per role of the workers:')
+    print()
+    print('| role | runs | floor ≤ ×1.5: runs met | floor pairs: n, quartiles, share met | '
+          'baseline ≥ 5×: runs met | baseline pairs: n, quartiles, share met | compute ≥ 1.7: runs met |')
+    print('|---|---:|---|---|---|---|---|')
+    for role, g in groups.items():
+        def met(values, ok):
+            return f'{sum(1 for v in values if ok(v))} of {len(values)}' if values else '–'
+
+        def pooled(values, ok):
+            if not values:
+                return '–'
+            q1, q2, q3 = quartiles(values)
+            share = sum(1 for v in values if ok(v)) / len(values)
+            return f'{len(values)}, {fmt(q1)} / **{fmt(q2)}** / {fmt(q3)}, {share:.0%}'
+
+        print(f"| {role} | {g['runs']} | {met(g['floor'], lambda v: v <= FLOOR_MAX)} | "
+              f"{pooled(g['floor_pairs'], lambda v: v <= FLOOR_MAX)} | "
+              f"{met(g['baseline'], lambda v: v >= BASELINE_MIN)} | "
+              f"{pooled(g['baseline_pairs'], lambda v: v >= BASELINE_MIN)} | "
+              f"{met(g['compute'], lambda v: v >= COMPUTE_MIN)} |")
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
