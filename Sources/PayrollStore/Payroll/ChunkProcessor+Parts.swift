@@ -43,7 +43,7 @@ extension ChunkProcessor {
         public var warnings = 0
         /// Parts computed and finished.
         public var partsDone = 0
-        /// Parts whose chunk totals and digest were the worker's sums of what it wrote (direct COPY or staged plain insert),
+        /// Parts whose chunk totals and digest were the worker's sums of what it wrote (direct COPY or plain insert from column arrays),
         /// not read back from the stored payslips (`RunFinalizer.completeChunks`).
         public var partsSummedInWorker = 0
         /// Runs this job finalized (their last part was here).
@@ -107,7 +107,7 @@ extension ChunkProcessor {
         outcome.timings.compute = lap()
 
         // The parts' chunk locks, exclusively, before the write (RunFinalizer.completeChunks): then
-        // what a direct COPY (or a staged plain insert) wrote is each chunk's whole content,
+        // what a direct COPY (or a plain insert from column arrays) wrote is each chunk's whole content,
         // summed here, not read back.
         try RunFinalizer.lockChunksExclusively(chunks: active.map { ($0.request.runId, $0.request.chunkNo) }, on: connection)
         let written = try PayslipWriter.write(runs: active.indices.map { (active[$0].run, computed[$0]) },

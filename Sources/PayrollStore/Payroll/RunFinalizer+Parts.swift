@@ -9,7 +9,7 @@ import PostgresClient
 ///    here (recalculations hold the locks of the chunks they write in, shared, from before they
 ///    read the payslips they replace: `holdCoveringChunks`);
 /// 1. each part's `run_chunks` row gets its digest, counts and totals, `finished_at` and its
-///    phase timings. A part whose payslips the job wrote by direct COPY or staged plain insert
+///    phase timings. A part whose payslips the job wrote by direct COPY or plain insert from column arrays
 ///    (`PayslipWriter.Path.storedExactlyTheRowsSent`) with its lock already held
 ///    (`PartCompletion.written`) takes them from the worker when the rest of the chunk's
 ///    range holds no payslip (two index probes); any other part sums its stored payslips
@@ -42,7 +42,7 @@ extension RunFinalizer {
         public var computeMicros: Int64
         public var writeMicros: Int64
         public var shiftsLoaded: Int
-        /// What the job wrote for this part, by direct COPY or staged plain insert under the chunk's lock (nil: sum the
+        /// What the job wrote for this part, by direct COPY or plain insert from column arrays under the chunk's lock (nil: sum the
         /// stored payslips). Used only with `chunksLocked: true`.
         var written: WrittenChunkResult?
         /// The part's `finish_us`, stored by the completion statement itself (nil: NULL, unless
