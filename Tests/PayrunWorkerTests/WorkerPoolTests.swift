@@ -104,10 +104,15 @@ struct WorkerPoolTests {
         // on a loaded 2-core CI machine, where 1 s once did not; the stubborn job sleeps well past it.
         let running = RunningPool(WorkerPool(configuration: WorkerFixture.configuration(database.url, threads: 2, grace: 3),
                                              handlers: [EchoHandler()], logger: WorkerFixture.logger))
-        let polite = try JobQueue.enqueue(NewJob(kind: "test.echo", tenantId: 1, payload: #"{"untilStop": true}"#), on: connection).jobId
+        let polite = try JobQueue.enqueue(NewJob(kind: "test.echo", tenantId: 1, payload: #"{"untilStop": true, "noteStart": true}"#),
+                                          on: connection).jobId
         let stubborn = try JobQueue.enqueue(NewJob(kind: "system.sleep", tenantId: 1, payload: #"{"ms": 7000}"#), on: connection).jobId
+        // Both claimed, and the polite job's handler started: a job claimed ahead but not yet taken
+        // by a thread when stop() comes is released unstarted (on a loaded machine that happened,
+        // and the polite job was then found pending, not succeeded).
         #expect(try WorkerFixture.wait(timeout: .seconds(10)) {
             try WorkerFixture.count("SELECT count(*) FROM payrun.jobs WHERE state = 'running'", on: connection) == 2
+                && WorkerFixture.count("SELECT count(*) FROM public.starts WHERE job_id = \(polite)", on: connection) == 1
         })
         let clock = ContinuousClock()
         let stopAt = clock.now
