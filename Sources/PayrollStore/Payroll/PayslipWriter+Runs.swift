@@ -75,13 +75,15 @@ extension PayslipWriter {
     /// for sure: the scratch table, its TEMP privilege and cleanup, and two of a rerun's three
     /// statements.
     static func insert(_ columns: [PostgresValue], upsert: Bool, on connection: PostgresConnection) throws -> Int {
-        let arrays = payslipColumnTypes.enumerated().map { "$\($0.offset + 1)::\($0.element.name)[]" }.joined(separator: ", ")
-        return try connection.executePrepared("""
-            INSERT INTO payrun.payslips AS p (\(payslipColumns))
-            SELECT * FROM unnest(\(arrays))
-            \(upsert ? upsertClause : "")
-            """, columns).affectedRowCount ?? 0
+        try connection.executePrepared(upsert ? upsertFromArraysSQL : insertFromArraysSQL, columns).affectedRowCount ?? 0
     }
+
+    /// The plain insert and the upsert of `insert`, written once.
+    static let insertFromArraysSQL: String = {
+        let arrays = payslipColumnTypes.enumerated().map { "$\($0.offset + 1)::\($0.element.name)[]" }.joined(separator: ", ")
+        return "INSERT INTO payrun.payslips AS p (\(payslipColumns))\nSELECT * FROM unnest(\(arrays))"
+    }()
+    static let upsertFromArraysSQL = insertFromArraysSQL + "\n" + upsertClause
 
     /// Whether a payslip exists in a group's id range for its run (then each row must be
     /// upserted), and whether row-level security applies to the writing role on `payslips` —
