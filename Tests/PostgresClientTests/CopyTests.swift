@@ -71,17 +71,7 @@ struct CopyTests {
         #expect(try check.timestamptz(at: 5).microsecondsSince2000 == SampleRow(1).instant)
         #expect(try check.string(at: 6) == SampleRow(2).name)
 
-        var expectedID: Int64 = 0
-        var mismatches = 0
-        let read = try connection.copyOut("COPY (SELECT * FROM sample ORDER BY id) TO STDOUT (FORMAT binary)") { row in
-            expectedID += 1
-            #expect(row.fieldCount == 8)
-            let decoded = SampleRowDecoded(
-                id: try row.int64(), small: try row.int16(), count: try row.optional { try $0.int32() },
-                flag: try row.bool(), day: try row.date(), instant: try row.timestamptz(),
-                name: try row.optionalText(), raw: try row.bytea())
-            if decoded.row != SampleRow(expectedID) { mismatches += 1 }
-        }
+        let (read, expectedID, mismatches) = try readBackSampleRows(connection)
         #expect(read == Int(rowCount))
         #expect(expectedID == rowCount)
         #expect(mismatches == 0)
@@ -243,15 +233,7 @@ struct CopyTests {
         #expect(header(arrays[2]) == [1, 1, Int32(PostgresTypeOID.int4), 3_000, 1])   // count: NULL every 5th
         #expect(header(arrays[6])[1] == 1 && header(arrays[7])[1] == 0)                // name has NULLs, raw none
         #expect(try insert([]).rows == 0)                                                // empty arrays: no row
-        var expectedID: Int64 = 0, mismatches = 0
-        try connection.copyOut("COPY (SELECT * FROM sample ORDER BY id) TO STDOUT (FORMAT binary)") { row in
-            expectedID += 1
-            let decoded = SampleRowDecoded(
-                id: try row.int64(), small: try row.int16(), count: try row.optional { try $0.int32() },
-                flag: try row.bool(), day: try row.date(), instant: try row.timestamptz(),
-                name: try row.optionalText(), raw: try row.bytea())
-            if decoded.row != SampleRow(expectedID) { mismatches += 1 }
-        }
+        let (_, expectedID, mismatches) = try readBackSampleRows(connection)
         #expect(expectedID == 3_000 && mismatches == 0)
     }
 
@@ -337,4 +319,21 @@ struct SampleRowDecoded {
         row.name = name
         row.raw = raw
     }
+}
+
+/// COPYs the sample table out in id order and compares each row with `SampleRow(id)`: the rows
+/// read, the last id expected, and how many rows differed (each row must have the 8 columns).
+func readBackSampleRows(_ connection: PostgresConnection) throws -> (read: Int, expectedID: Int64, mismatches: Int) {
+    var expectedID: Int64 = 0
+    var mismatches = 0
+    let read = try connection.copyOut("COPY (SELECT * FROM sample ORDER BY id) TO STDOUT (FORMAT binary)") { row in
+        expectedID += 1
+        #expect(row.fieldCount == 8)
+        let decoded = SampleRowDecoded(
+            id: try row.int64(), small: try row.int16(), count: try row.optional { try $0.int32() },
+            flag: try row.bool(), day: try row.date(), instant: try row.timestamptz(),
+            name: try row.optionalText(), raw: try row.bytea())
+        if decoded.row != SampleRow(expectedID) { mismatches += 1 }
+    }
+    return (read, expectedID, mismatches)
 }
