@@ -5,12 +5,14 @@ import Testing
 
 /// Workers in production log in as plain members of `payrun_worker`: no BYPASSRLS, so row-level
 /// security applies to them, and PostgreSQL refuses COPY FROM into a table under row-level
-/// security. These tests run the month-end as that role.
+/// security. They COPY a first calculation's payslips as `payrun_payslip_writer` (0022) and,
+/// where that role is not theirs to use, insert them from column arrays. These tests run the
+/// month-end as that role.
 @Suite("Month-end as a payrun_worker member")
 struct WorkerRoleMonthEndTests {
     typealias F = PayrollDataFixture
 
-    @Test("as payrun_worker a chunk plans, loads, computes and stores every payslip (plain insert path), equal to the calculator's")
+    @Test("as payrun_worker a chunk plans, loads, computes and stores every payslip, equal to the calculator's")
     func workerRoleComputesAChunk() throws {
         let c = try F.migrated("worker_role_chunk")
         try F.seed(c, runStatus: "planned")
@@ -29,7 +31,7 @@ struct WorkerRoleMonthEndTests {
         #expect(try c.queryOne("SELECT status FROM payrun.payroll_runs WHERE id = $1", [.int(F.run)])?.string(at: 0) == "calculated")
     }
 
-    @Test("the writer takes the plain insert for a role under row-level security and the direct COPY for the owner; both store the same rows")
+    @Test("under row-level security the writer COPYs as payrun_payslip_writer, or without that role inserts the arrays; the owner COPYs; all store the same rows")
     func writerPathFollowsRowSecurity() throws {
         let c = try F.migrated("worker_role_writer")
         try F.seed(c)
@@ -43,16 +45,22 @@ struct WorkerRoleMonthEndTests {
             if asWorker { return try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c, body) }
             return try c.transaction { c in try TenantScope.set(F.tenant, on: c); return try body(c) }
         }
-        #expect(try write(asWorker: true) == .inserted)
+        #expect(try write(asWorker: true) == .direct)
         let byWorker = try MonthEndFastPathTests.storedRows(c)
         #expect(try MonthEndFastPathTests.revisions(c) == [1, 1])
-        // A rerun by the worker replaces them (the upsert), the same rows a revision up.
+        // A rerun by the worker replaces them (the upsert, under the policy), the same rows a revision up.
         #expect(try write(asWorker: true) == .replacement)
         #expect(try MonthEndFastPathTests.storedRows(c) == byWorker)
         #expect(try MonthEndFastPathTests.revisions(c) == [2, 2])
         try c.execute("DELETE FROM payrun.payslips WHERE run_id = $1", [.int(F.run)])
         #expect(try write(asWorker: false) == .direct)
         #expect(try MonthEndFastPathTests.storedRows(c) == byWorker)
+        // Without the writer role's INSERT privilege in this database: the column arrays.
+        try c.execute("DELETE FROM payrun.payslips WHERE run_id = $1", [.int(F.run)])
+        try c.execute("REVOKE INSERT ON payrun.payslips FROM payrun_payslip_writer")
+        #expect(try write(asWorker: true) == .inserted)
+        #expect(try MonthEndFastPathTests.storedRows(c) == byWorker)
+        #expect(try MonthEndFastPathTests.revisions(c) == [1, 1])
         #expect(byWorker.count == 2)
     }
 
@@ -100,9 +108,11 @@ struct WorkerRoleMonthEndTests {
             let (run, payslips) = try MonthEndFastPathTests.computed(c)
             return try PayslipWriter.writeReportingPath(payslips, run: run, on: c).path
         }
-        // A role that may not create temporary tables.
+        // A role that may not create temporary tables, and may not COPY as payrun_payslip_writer
+        // here (the column arrays are what this test is about).
         let database = try #require(try c.queryOne("SELECT current_database()")?.string(at: 0))
         try c.execute("REVOKE TEMPORARY ON DATABASE \"\(database)\" FROM PUBLIC")
+        try c.execute("REVOKE INSERT ON payrun.payslips FROM payrun_payslip_writer")
         // A write in a transaction that rolls back leaves nothing; the next one writes it all.
         try c.execute("BEGIN")
         try c.execute("SET LOCAL ROLE payrun_worker")

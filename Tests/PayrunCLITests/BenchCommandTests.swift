@@ -52,6 +52,7 @@ struct BenchCommandTests {
         // The test server's role bypasses row-level security: the direct COPY path.
         let payrunObject = size["payrun"] as? [String: Any]
         #expect(payrunObject?["rowSecurityActive"] as? Bool == false && payrunObject?["workerRole"] is NSNull)
+        #expect(payrunObject?["payslipsCopiedAsWriterRole"] as? Bool == false)
         let wall = Self.number(size, "payrun", "wallSeconds") ?? 0
         let floor = Self.number(size, "floor", "wallSeconds") ?? 0
         let baseline = Self.number(size, "baseline", "wallSeconds") ?? 0
@@ -275,6 +276,8 @@ struct BenchCommandTests {
         let size = (object?["sizes"] as? [[String: Any]])?.first
         let payrun = size?["payrun"] as? [String: Any]
         #expect(payrun?["workerRole"] as? String == "payrun_worker" && payrun?["rowSecurityActive"] as? Bool == true)
+        // Migrated by a superuser: the workers COPY as payrun_payslip_writer (0022).
+        #expect(payrun?["payslipsCopiedAsWriterRole"] as? Bool == true)
         let runs = Self.number(size, "payrun", "runs") ?? 0
         #expect(runs >= 2 && Self.number(size, "payrun", "runsCalculated") == runs)
         let computed = Self.number(size, "employeesComputed") ?? 0

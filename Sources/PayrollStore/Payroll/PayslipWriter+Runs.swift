@@ -16,9 +16,10 @@ extension PayslipWriter {
     }
 
     /// The multi-row paths (see `PayslipWriter`) for non-empty groups: the direct COPY where no
-    /// payslip of the groups' ranges exists and row-level security does not apply; the plain
-    /// INSERT of the rows' column arrays where none exists under row-level security; otherwise
-    /// (or when a payslip appeared meanwhile: a unique violation) the upsert of the same arrays.
+    /// payslip of the groups' ranges exists and row-level security does not apply, or applies and
+    /// the session may COPY as `payrun_payslip_writer`; the plain INSERT of the rows' column arrays
+    /// where none exists under row-level security otherwise; else (or when a payslip appeared
+    /// meanwhile: a unique violation) the upsert of the same arrays.
     static func writeMany(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
                           on connection: PostgresConnection) throws -> (rows: Int, path: Path) {
         let total = groups.reduce(0) { $0 + $1.payslips.count }
@@ -26,6 +27,9 @@ extension PayslipWriter {
         let check = try firstCalculationCheck(groups, on: connection)
         if !check.payslipsExist && !check.rowSecurityActive {
             if try copyDirect(groups, on: connection) { return (total, .direct) }
+        }
+        if !check.payslipsExist && check.rowSecurityActive, let role = check.roleToRestore {
+            if try copyDirect(groups, asWriterRestoring: role, on: connection) { return (total, .direct) }
         }
         let columns = columnArrays(groups)
         if !check.payslipsExist && check.rowSecurityActive {
@@ -87,11 +91,15 @@ extension PayslipWriter {
 
     /// Whether a payslip exists in a group's id range for its run (then each row must be
     /// upserted), and whether row-level security applies to the writing role on `payslips` —
-    /// PostgreSQL refuses COPY FROM into such a table, so a worker that is a plain member of
-    /// `payrun_worker` inserts its rows from column arrays (`insert`).
-    static func firstCalculationCheck(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])],
-                                      on connection: PostgresConnection) throws -> (payslipsExist: Bool, rowSecurityActive: Bool) {
-        guard let tenantId = groups.first?.run.tenantId else { return (true, true) }
+    /// PostgreSQL refuses COPY FROM into such a table. If it does and the session may COPY as
+    /// `payrun_payslip_writer` (0022: the role exists with BYPASSRLS and INSERT on `payslips`,
+    /// and the session's user is a member — production workers are, through `payrun_worker`),
+    /// `roleToRestore` is the current role setting (`none`: the session user), to switch back to
+    /// after the COPY; otherwise nil, and such a worker inserts its rows from column arrays (`insert`).
+    static func firstCalculationCheck(
+        _ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection
+    ) throws -> (payslipsExist: Bool, rowSecurityActive: Bool, roleToRestore: String?) {
+        guard let tenantId = groups.first?.run.tenantId else { return (true, true, nil) }
         var runIds: [Int64] = [], lows: [Int64] = [], highs: [Int64] = []
         for g in groups {
             guard let first = g.payslips.first else { continue }
@@ -110,14 +118,43 @@ extension PayslipWriter {
                                   LATERAL (SELECT 1 FROM payrun.payslips p
                                             WHERE p.tenant_id = $1 AND p.run_id = u.run_id
                                               AND p.employee_id BETWEEN u.id_from AND u.id_to LIMIT 1) AS hit),
-                   row_security_active('payrun.payslips')
-            """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)]) else { return (true, true) }
-        return (try row.bool(at: 0), try row.bool(at: 1))
+                   row_security_active('payrun.payslips'), \(writerRoleToRestoreSQL)
+              \(writerRoleFromSQL)
+            """, [.int(tenantId), .int64Array(runIds), .int64Array(lows), .int64Array(highs)]) else { return (true, true, nil) }
+        return (try row.bool(at: 0), try row.bool(at: 1), try row.decode(String?.self, at: 2))
+    }
+
+    /// The current role setting if the session may COPY as `payrun_payslip_writer` (the role
+    /// exists with BYPASSRLS and INSERT on `payslips`, and the session's user is a member), else
+    /// NULL: a select list item over `writerRoleFromSQL`. With no such role its functions get NULL
+    /// and say NULL; it reads only catalogs every role may read.
+    static let writerRoleToRestoreSQL = """
+        CASE WHEN w.rolbypassrls AND pg_has_role(session_user, w.oid, 'MEMBER')
+                  AND has_table_privilege(w.oid, 'payrun.payslips', 'INSERT')
+             THEN current_setting('role') END
+        """
+    static let writerRoleFromSQL = "FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_roles w ON w.rolname = 'payrun_payslip_writer'"
+
+    /// Whether `connection`'s session, should row-level security apply to it, COPYs a first
+    /// calculation's payslips as `payrun_payslip_writer` (else it inserts them from column arrays).
+    public static func copiesAsWriterRole(on connection: PostgresConnection) throws -> Bool {
+        try connection.queryOne("SELECT (\(writerRoleToRestoreSQL)) IS NOT NULL \(writerRoleFromSQL)")?.bool(at: 0) ?? false
     }
 
     /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.
-    static func copyDirect(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], on connection: PostgresConnection) throws -> Bool {
-        try unlessUniqueViolation(savepoint: "payslips_direct", on: connection) {
+    /// With `role` (a session under row-level security that may use `payrun_payslip_writer`,
+    /// `firstCalculationCheck`): the COPY runs as that role, switched to with `SET LOCAL ROLE` in
+    /// the savepoint's round trip and back to `role` in the release's (a rolled-back savepoint
+    /// switches back by itself; so does the transaction's end on any other error). The insert
+    /// trigger holds such rows to the transaction's tenant (0022).
+    static func copyDirect(_ groups: [(run: PayrollRun, payslips: [ComputedPayslip])], asWriterRestoring role: String? = nil,
+                           on connection: PostgresConnection) throws -> Bool {
+        var enter: String?, leave: String?
+        if let role {
+            enter = "SET LOCAL ROLE payrun_payslip_writer"
+            leave = "SET LOCAL ROLE " + (role == "none" ? "NONE" : try PostgresIdentifier.quoted(role))
+        }
+        return try unlessUniqueViolation(savepoint: "payslips_direct", entering: enter, leaving: leave, on: connection) {
             try connection.copyIn("COPY payrun.payslips (\(payslipColumns)) FROM STDIN (FORMAT binary)") { writer in
                 // By index, in place (`for p in g.payslips` copied each payslip: its arrays and texts
                 // retained and released).
@@ -133,9 +170,11 @@ extension PayslipWriter {
 
     /// `body` inside the savepoint `name`: its value, or nil when it failed with a unique
     /// violation (a payslip already there; the savepoint rolled back, the transaction usable).
-    static func unlessUniqueViolation<T>(savepoint name: String, on connection: PostgresConnection,
-                                         _ body: () throws -> T) throws -> T? {
-        try connection.execute("SAVEPOINT \(name)")
+    /// `entering` runs right after the savepoint is set and `leaving` right before it is released
+    /// (each in the same round trip); a rollback to the savepoint undoes what `entering` set.
+    static func unlessUniqueViolation<T>(savepoint name: String, entering: String? = nil, leaving: String? = nil,
+                                         on connection: PostgresConnection, _ body: () throws -> T) throws -> T? {
+        if let entering { try connection.executeScript("SAVEPOINT \(name); \(entering)") } else { try connection.execute("SAVEPOINT \(name)") }
         let value: T
         do {
             value = try body()
@@ -144,7 +183,7 @@ extension PayslipWriter {
             try connection.execute("RELEASE SAVEPOINT \(name)")
             return nil
         }
-        try connection.execute("RELEASE SAVEPOINT \(name)")
+        if let leaving { try connection.executeScript("\(leaving); RELEASE SAVEPOINT \(name)") } else { try connection.execute("RELEASE SAVEPOINT \(name)") }
         return value
     }
 }

@@ -11,11 +11,14 @@ import PostgresClient
 ///   savepoint. If a payslip appeared meanwhile (a recalculation committed between the check and
 ///   the COPY: unique violation), the savepoint is rolled back and the replacement path runs.
 /// - **First calculation under row-level security** (the same, by a role subject to it —
-///   production workers, plain members of `payrun_worker`): one plain `INSERT … SELECT * FROM
-///   unnest($1::int8[], …)` into `payslips`, the rows sent as one binary array per column, inside a
-///   savepoint (the policy's WITH CHECK applies to each row); on a unique violation the savepoint
-///   is rolled back and the same arrays are upserted as below. What it stores is exactly the rows
-///   sent, as with the direct COPY.
+///   production workers, plain members of `payrun_worker`): the same COPY as
+///   `payrun_payslip_writer` (0022: BYPASSRLS, INSERT on `payslips` only; the insert trigger holds
+///   its rows to the transaction's tenant), switched to with `SET LOCAL ROLE` inside the savepoint
+///   and back right after. Where that role is missing (migrated without a superuser) or not the
+///   session's to use: one plain `INSERT … SELECT * FROM unnest($1::int8[], …)` into `payslips`,
+///   the rows sent as one binary array per column, inside a savepoint (the policy's WITH CHECK
+///   applies to each row); on a unique violation the savepoint is rolled back and the same arrays
+///   are upserted as below. What either stores is exactly the rows sent, as with the owner's COPY.
 /// - **Replacement** (reruns, replans, recalculation): the same arrays, one `INSERT … SELECT …
 ///   ON CONFLICT DO UPDATE` into `payslips` (a rerun replaces a payslip and bumps its `revision`,
 ///   never duplicates it).
@@ -36,8 +39,9 @@ public enum PayslipWriter {
 
     /// Which path `write` took (for tests and timings).
     public enum Path: Sendable, Hashable {
-        /// Nothing to write; one row by a single upsert; the direct COPY; the plain insert of
-        /// exactly the rows sent (a first calculation under row-level security); the upsert.
+        /// Nothing to write; one row by a single upsert; the direct COPY (also as
+        /// `payrun_payslip_writer`); the plain insert of exactly the rows sent (a first calculation
+        /// under row-level security without that role); the upsert.
         case none, single, direct, inserted, replacement
 
         /// Whether the rows stored are exactly the rows sent (no existing payslip was replaced), so

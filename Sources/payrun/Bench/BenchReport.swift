@@ -114,6 +114,7 @@ struct BenchEntry {
                 "peakRSSMethod": payrun.peakRSSMethod,
                 "workerRole": payrun.workerRole as Any,
                 "rowSecurityActive": payrun.rowSecurityActive,
+                "payslipsCopiedAsWriterRole": payrun.copiesAsWriterRole,
             ] as [String: Any],
             "floor": [
                 "wallSeconds": round3(floor.wallSeconds), "chunks": floor.chunks, "shiftsOut": floor.shiftsOut, "payslipsIn": floor.payslipsIn,
@@ -268,8 +269,9 @@ struct BenchReport {
         if let e = entries.first {
             lines.append("")
             lines.append("Month-end workers as \(e.payrun.workerRole.map { "role \($0)" } ?? "the bench's own role"): row-level security "
-                         + (e.payrun.rowSecurityActive ? "applies, payslips are inserted from column arrays (the path of production workers, members of payrun_worker)"
-                                                       : "does not apply, payslips are COPYed into payrun.payslips directly"))
+                         + (!e.payrun.rowSecurityActive ? "does not apply, payslips are COPYed into payrun.payslips directly"
+                            : e.payrun.copiesAsWriterRole ? "applies, payslips are COPYed into payrun.payslips as payrun_payslip_writer (the path of production workers, members of payrun_worker)"
+                            : "applies, payslips are inserted from column arrays (the path of production workers where payrun_payslip_writer is missing)"))
         }
         lines.append("")
         lines.append("Phases are thread-seconds summed over chunks (claim statements; load, compute, write from payrun.run_chunks; "

@@ -64,7 +64,7 @@ struct BenchRunCommand: ParsableCommand {
         "SQL baseline runs per size, each after a CHECKPOINT: run i right after month-end i and floor i, runs beyond --repeat after the last floor; the median counts, every wall time is in the JSON, and so is each pair's ratio (month-end i ÷ baseline i) with their median.",
         valueName: "n")) var baselineRepetitions: Int = 1
     @Option(name: .customLong("worker-role"), help: ArgumentHelp(
-        "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies, and payslips are inserted from column arrays instead of COPYed in). Default: the bench's own role. The floor and the baseline keep the bench's role.",
+        "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies; payslips are COPYed in as payrun_payslip_writer, or inserted from column arrays where that role is missing). Default: the bench's own role. The floor and the baseline keep the bench's role.",
         valueName: "role")) var workerRole: String?
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 

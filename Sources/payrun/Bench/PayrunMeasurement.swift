@@ -27,15 +27,16 @@ struct PayrunMeasurement {
     var jobsClaimed: Int
     var peakRSSKiB: Int?
     var peakRSSMethod: String
-    /// The role the workers ran as (`--worker-role`; nil: the bench's own role) and whether
-    /// row-level security applied to it on `payslips` (then payslips are inserted from column arrays, not COPYed in
-    /// directly: `PayslipWriter`).
+    /// The role the workers ran as (`--worker-role`; nil: the bench's own role), whether
+    /// row-level security applied to it on `payslips`, and if so whether they COPYed payslips as
+    /// `payrun_payslip_writer` (else they inserted them from column arrays: `PayslipWriter`).
     var workerRole: String? = nil
     var rowSecurityActive = false
+    var copiesAsWriterRole = false
 
     /// The URL the workers connect with: `url`, or with `role` set at the session's start (libpq
     /// `options`, as `SET ROLE`), checked by connecting once.
-    static func workerURL(_ url: String, role: String?) throws -> (url: String, rowSecurityActive: Bool) {
+    static func workerURL(_ url: String, role: String?) throws -> (url: String, rowSecurityActive: Bool, copiesAsWriterRole: Bool) {
         var workerURL = url
         if let role {
             guard let withRole = PostgresConnectionString.addingStartupSetting(in: url, name: "role", value: role) else {
@@ -54,7 +55,7 @@ struct PayrunMeasurement {
         if let role, try row.string(at: 0) != role {
             throw CommandFailure("--worker-role \(role): the workers' session runs as \(try row.string(at: 0))")
         }
-        return (workerURL, try row.bool(at: 1))
+        return (workerURL, try row.bool(at: 1), try PayslipWriter.copiesAsWriterRole(on: check))
     }
 
     static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int), workerRole: String? = nil,
@@ -188,7 +189,8 @@ struct PayrunMeasurement {
             phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, claims: totals.claims.count,
             jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
             peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable",
-            workerRole: workerRole, rowSecurityActive: workers.rowSecurityActive)
+            workerRole: workerRole, rowSecurityActive: workers.rowSecurityActive,
+            copiesAsWriterRole: workers.rowSecurityActive && workers.copiesAsWriterRole)
     }
 }
 
