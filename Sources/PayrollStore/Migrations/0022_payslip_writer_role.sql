@@ -48,8 +48,11 @@ BEGIN
         GRANT INSERT ON payrun.payslips TO payrun_payslip_writer;
         BEGIN
             GRANT payrun_payslip_writer TO payrun_worker;
-        EXCEPTION WHEN insufficient_privilege THEN
-            RAISE NOTICE 'payrun_payslip_writer not granted to payrun_worker (no privilege to grant it): workers insert payslips from column arrays';
+        EXCEPTION
+            WHEN insufficient_privilege THEN
+                RAISE NOTICE 'payrun_payslip_writer not granted to payrun_worker (no privilege to grant it): workers insert payslips from column arrays';
+            WHEN unique_violation OR duplicate_object THEN
+                NULL;  -- granted meanwhile by a migration of another database of this cluster
         END;
     END IF;
 END $$;
