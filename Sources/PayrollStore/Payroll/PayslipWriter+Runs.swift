@@ -135,10 +135,16 @@ extension PayslipWriter {
         """
     static let writerRoleFromSQL = "FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_roles w ON w.rolname = 'payrun_payslip_writer'"
 
-    /// Whether `connection`'s session, should row-level security apply to it, COPYs a first
-    /// calculation's payslips as `payrun_payslip_writer` (else it inserts them from column arrays).
-    public static func copiesAsWriterRole(on connection: PostgresConnection) throws -> Bool {
-        try connection.queryOne("SELECT (\(writerRoleToRestoreSQL)) IS NOT NULL \(writerRoleFromSQL)")?.bool(at: 0) ?? false
+    /// How `connection`'s session writes a first calculation's payslips (when no payslip is there
+    /// yet): whether row-level security applies to it on `payslips`, and if so whether it COPYs
+    /// them as `payrun_payslip_writer` (else it inserts them from column arrays). For the worker's
+    /// start-up line and the bench's report.
+    public static func firstCalculationPath(on connection: PostgresConnection) throws -> (rowSecurityActive: Bool, asWriterRole: Bool) {
+        guard let row = try connection.queryOne(
+            "SELECT row_security_active('payrun.payslips'), (\(writerRoleToRestoreSQL)) IS NOT NULL \(writerRoleFromSQL)")
+        else { return (true, false) }
+        let rowSecurityActive = try row.bool(at: 0), writerRoleUsable = try row.bool(at: 1)
+        return (rowSecurityActive, rowSecurityActive && writerRoleUsable)
     }
 
     /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.

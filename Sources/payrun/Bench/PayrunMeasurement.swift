@@ -49,13 +49,14 @@ struct PayrunMeasurement {
             throw CommandFailure("the workers cannot connect\(role.map { " as role \($0)" } ?? ""): \(error)")
         }
         defer { check.close() }
-        guard let row = try check.queryOne("SELECT current_user::text, row_security_active('payrun.payslips')") else {
+        guard let row = try check.queryOne("SELECT current_user::text") else {
             throw CommandFailure("the workers' connection answered nothing")
         }
         if let role, try row.string(at: 0) != role {
             throw CommandFailure("--worker-role \(role): the workers' session runs as \(try row.string(at: 0))")
         }
-        return (workerURL, try row.bool(at: 1), try PayslipWriter.copiesAsWriterRole(on: check))
+        let path = try PayslipWriter.firstCalculationPath(on: check)
+        return (workerURL, path.rowSecurityActive, path.asWriterRole)
     }
 
     static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int), workerRole: String? = nil,
@@ -190,7 +191,7 @@ struct PayrunMeasurement {
             jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
             peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable",
             workerRole: workerRole, rowSecurityActive: workers.rowSecurityActive,
-            copiesAsWriterRole: workers.rowSecurityActive && workers.copiesAsWriterRole)
+            copiesAsWriterRole: workers.copiesAsWriterRole)
     }
 }
 

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import JobQueue
 import Logging
+import PayrollStore
 import PayrunWorker
+import PostgresClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,12 +115,30 @@ struct WorkerCommand: ParsableCommand {
             Glibc.exit(1)
         }
         signalThread.start()
+        logPayslipPath(url: url, logger: logger)
         do {
             try pool.run()
         } catch let error as WorkerError {
             throw CommandFailure("\(error)")
         } catch {
             throw CommandFailure("cannot start the worker at \(DatabaseOptions.redacted(url)): \(error)")
+        }
+    }
+
+    /// Says at start how this worker's sessions write a first calculation's payslips, so that an
+    /// operator sees a worker under row-level security that lacks `payrun_payslip_writer` (0022:
+    /// created only when a superuser migrates) taking the slower array insert. Best effort: a
+    /// database not reachable or not migrated yet is left to the pool's start.
+    func logPayslipPath(url: String, logger: Logger) {
+        guard let connection = try? PostgresConnection(url: url) else { return }
+        defer { connection.close() }
+        guard let path = try? PayslipWriter.firstCalculationPath(on: connection) else { return }
+        if !path.rowSecurityActive {
+            logger.info("payslips of a first calculation: COPY into payrun.payslips as this session's role (row-level security does not apply to it)")
+        } else if path.asWriterRole {
+            logger.info("payslips of a first calculation: COPY into payrun.payslips as payrun_payslip_writer (row-level security applies to this session's role)")
+        } else {
+            logger.notice("payslips of a first calculation: inserted from column arrays, slower than COPY — row-level security applies to this session's role and payrun_payslip_writer is missing or not its to use (see migration 0022: a superuser creates it)")
         }
     }
 }
