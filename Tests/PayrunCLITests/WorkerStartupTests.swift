@@ -3,8 +3,9 @@ import PostgresClient
 import PostgresTestSupport
 import Testing
 
-/// What `payrun worker` says when it starts.
-@Suite("payrun worker start-up")
+/// What `payrun worker` says when it starts, and `payrun db migrate` when workers will not COPY
+/// their payslips (migration 0022).
+@Suite("The payslip write path: worker start-up, db migrate")
 struct WorkerStartupTests {
     /// Starts `payrun worker` on `url` at log level info, returns the first stderr line containing
     /// `marker` (nil if none before the process ended, or within 30 s), and stops the worker.
@@ -56,5 +57,29 @@ struct WorkerStartupTests {
         try admin.execute("REVOKE INSERT ON payrun.payslips FROM payrun_payslip_writer")
         let arrays = try Self.startupLine(url: asWorker, containing: marker)
         #expect(arrays?.contains("inserted from column arrays") == true && arrays?.contains("notice") == true, "\(arrays ?? "no line")")
+    }
+
+    @Test("db migrate says nothing of payrun_payslip_writer when it is in place, and prints what a superuser can run when it is not")
+    func migrateNamesTheMissingWriterRole() throws {
+        let database = try TestDatabase.create("cli_migrate_writer_role")
+        defer { database.drop() }
+        guard let first = try PayrunBinary.run(["db", "migrate", "--database-url", database.url], input: "") else { return }
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("payrun_payslip_writer"), "\(first.stderr)")
+        let admin = try PostgresConnection(url: database.url)
+        defer { admin.close() }
+        try admin.execute("REVOKE INSERT ON payrun.payslips FROM payrun_payslip_writer")
+        guard let again = try PayrunBinary.run(["db", "migrate", "--database-url", database.url], input: "") else { return }
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("database is up to date"))
+        #expect(again.stderr.contains("note: payrun_payslip_writer is not in place"), "\(again.stderr)")
+        #expect(again.stderr.contains("    GRANT INSERT ON payrun.payslips TO payrun_payslip_writer;"), "\(again.stderr)")
+        #expect(!again.stderr.contains("CREATE ROLE") && !again.stderr.contains("GRANT payrun_payslip_writer TO payrun_worker"))
+        // What it prints puts the role back in place.
+        for line in again.stderr.split(separator: "\n") where line.hasPrefix("    ") {
+            try admin.execute(line.trimmingCharacters(in: .whitespaces))
+        }
+        guard let third = try PayrunBinary.run(["db", "migrate", "--database-url", database.url], input: "") else { return }
+        #expect(!third.stderr.contains("payrun_payslip_writer"), "\(third.stderr)")
     }
 }

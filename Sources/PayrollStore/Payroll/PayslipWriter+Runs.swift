@@ -147,6 +147,30 @@ extension PayslipWriter {
         return (rowSecurityActive, rowSecurityActive && writerRoleUsable)
     }
 
+    /// The statements a superuser would run so that workers under row-level security COPY their
+    /// payslips as `payrun_payslip_writer` (what migration 0022 does when a superuser migrates);
+    /// empty when the role is in place, or when the database has no `payrun.payslips` yet.
+    public static func writerRoleSetupStatements(on connection: PostgresConnection) throws -> [String] {
+        guard let row = try connection.queryOne("""
+            SELECT to_regclass('payrun.payslips') IS NOT NULL, w.oid IS NOT NULL, coalesce(w.rolbypassrls, false),
+                   coalesce(has_schema_privilege(w.oid, 'payrun', 'USAGE'), false),
+                   w.oid IS NOT NULL AND to_regclass('payrun.payslips') IS NOT NULL
+                       AND has_table_privilege(w.oid, 'payrun.payslips', 'INSERT'),
+                   coalesce(pg_has_role('payrun_worker', w.oid, 'MEMBER'), false)
+              \(writerRoleFromSQL)
+            """), try row.bool(at: 0) else { return [] }
+        var statements: [String] = []
+        if !(try row.bool(at: 1)) {
+            statements.append("CREATE ROLE payrun_payslip_writer NOLOGIN BYPASSRLS;")
+        } else if !(try row.bool(at: 2)) {
+            statements.append("ALTER ROLE payrun_payslip_writer BYPASSRLS;")
+        }
+        if !(try row.bool(at: 3)) { statements.append("GRANT USAGE ON SCHEMA payrun TO payrun_payslip_writer;") }
+        if !(try row.bool(at: 4)) { statements.append("GRANT INSERT ON payrun.payslips TO payrun_payslip_writer;") }
+        if !(try row.bool(at: 5)) { statements.append("GRANT payrun_payslip_writer TO payrun_worker;") }
+        return statements
+    }
+
     /// COPY straight into `payslips` inside a savepoint; false (nothing written) on a unique violation.
     /// With `role` (a session under row-level security that may use `payrun_payslip_writer`,
     /// `firstCalculationCheck`): the COPY runs as that role, switched to with `SET LOCAL ROLE` in
