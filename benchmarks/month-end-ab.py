@@ -7,6 +7,10 @@ Usage (from the repository root, on a store an earlier `payrun bench --employees
     URL="postgresql://postgres@localhost:$(cat .pg-bench/port)/payrun_bench_e100000?host=$PWD/.pg-bench"
     python3 benchmarks/month-end-ab.py .pg-bench/data "$URL" --pairs 6 /tmp/payrun-before .build/release/payrun
 
+A build given as `PATH@ROLE` runs its worker as ROLE: `options=-c role=ROLE` is added to the
+worker's URL (as `payrun bench --worker-role ROLE`), e.g. `.build/release/payrun@payrun_worker` for
+production's role, under row-level security; the schedule step keeps the URL's role.
+
 For each pair and each build in turn (the order alternates between pairs): TRUNCATE what a
 month-end writes (as `payrun bench` does before its month-end), VACUUM ANALYZE, CHECKPOINT; start
 `<build> worker --threads 2` (PAYRUN_CHUNK_EMPLOYEES_MAX=2000, as the bench); after 1 s, `<build>
@@ -65,13 +69,35 @@ def psql(url, sql):
     return subprocess.run(['psql', url, '-XAtq', '-c', sql], capture_output=True, text=True, check=True).stdout
 
 
+def with_role(url, role):
+    """`url` with `-c role=ROLE` in its libpq options (a plain role name, as the bench's)."""
+    setting = f'-c%20role%3D{role}'
+    if '?' not in url:
+        return f'{url}?options={setting}'
+    base, query = url.split('?', 1)
+    parameters = query.split('&')
+    for k, p in enumerate(parameters):
+        if p.startswith('options='):
+            parameters[k] = p + '%20' + setting
+            break
+    else:
+        parameters.append('options=' + setting)
+    return base + '?' + '&'.join(parameters)
+
+
 def month_end(pgdata, url, build):
+    path, at, role = build.rpartition('@')
+    if at and '/' not in role:
+        build = path
+    else:
+        role = ''
+    worker_url = with_role(url, role) if role else url
     psql(url, 'TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections, '
               'payrun.payroll_runs, payrun.jobs CASCADE')
     psql(url, 'VACUUM ANALYZE')
     psql(url, 'CHECKPOINT')
     env = dict(os.environ, PAYRUN_CHUNK_EMPLOYEES_MAX='2000')
-    worker = subprocess.Popen([build, 'worker', '--database-url', url, '--threads', '2', '--log-level', 'error',
+    worker = subprocess.Popen([build, 'worker', '--database-url', worker_url, '--threads', '2', '--log-level', 'error',
                                '--poll-seconds', '1'], env=env)
     poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     try:
