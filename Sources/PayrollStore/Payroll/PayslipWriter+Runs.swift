@@ -109,11 +109,13 @@ extension PayslipWriter {
         }
         // One index probe per run (LATERAL … LIMIT 1 is not flattened into a join): with statistics
         // taken while a large month-end fills `payslips`, the join had been hashed over all of a
-        // tenant's payslips for every job (see RunFinalizer.finalize(tenantId:runIds:)). Prepared:
-        // parsed and planned once per connection rather than for every job; row_security_active is
-        // evaluated at each execution, and a change of role replans the statement (the plan cache
-        // keeps the user a plan's row-security quals were made for).
-        guard let row = try connection.queryOnePrepared("""
+        // tenant's payslips for every job (see RunFinalizer.finalize(tenantId:runIds:)).
+        // Not prepared: planned at each execution, for the table as it is then. A session's cached
+        // generic plan, made while `payslips` was empty (a new database, or after a TRUNCATE), is a
+        // sequential scan, and was kept while a month-end filled the table: each job then read
+        // every payslip written so far (a worker's second 100k bench month-end: 2.98 → 6.3–14.3 s,
+        // server 4.2 → 9.6–25.2 CPU-s). Planning it costs ≈ 0.25 ms per job (EXPLAIN, 100k store).
+        guard let row = try connection.queryOne("""
             SELECT EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(run_id, id_from, id_to),
                                   LATERAL (SELECT 1 FROM payrun.payslips p
                                             WHERE p.tenant_id = $1 AND p.run_id = u.run_id
