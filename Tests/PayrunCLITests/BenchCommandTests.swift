@@ -159,7 +159,7 @@ struct BenchCommandTests {
         }
     }
 
-    @Test("bench --repeat 3: three alternated month-ends and floors on one store, each month-end from a clean slate; the medians count")
+    @Test("bench --repeat 3: an untimed warm-up, then three alternated month-ends and floors on one store and the same sessions, each month-end from a clean slate; the medians count")
     func benchRepeated() throws {
         let server = try TestDatabase.serverURL()
         defer { Self.dropDatabase("payrun_bench_e150", on: server) }
@@ -171,13 +171,15 @@ struct BenchCommandTests {
         #expect(run.stderr.components(separatedBy: "payrun month-end (").count - 1 == 3, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "SQL baseline (").count - 1 == 3, "\(run.stderr)")
         // Alternated: month-end i, floor i, baseline i, then month-end i + 1.
-        let order = ["payrun month-end (1 of 3)", "floor (1 of 3)", "SQL baseline (1 of 3)", "payrun month-end (2 of 3)",
+        let order = ["warm-up month-end", "warm-up floor", "warm-up: month-end", "payrun month-end (1 of 3)", "floor (1 of 3)", "SQL baseline (1 of 3)", "payrun month-end (2 of 3)",
                      "floor (2 of 3)", "SQL baseline (2 of 3)", "payrun month-end (3 of 3)", "floor (3 of 3)", "SQL baseline (3 of 3)"]
         let positions = order.map { run.stderr.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil } && zip(positions, positions.dropFirst()).allSatisfy { $0! < $1! }, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         guard let size = (object?["sizes"] as? [[String: Any]])?.first else { Issue.record("no size"); return }
         #expect(Self.number(size, "repetitions") == 3)
+        #expect(size["sessions"] as? String == "kept between measurements, after a warm-up")
+        #expect((Self.number(size, "warmUpPayrunWallSeconds") ?? 0) > 0 && (Self.number(size, "warmUpFloorWallSeconds") ?? 0) > 0)
         let walls = (size["payrunWallSecondsAll"] as? [NSNumber])?.map(\.doubleValue) ?? []
         let floors = (size["floorWallSecondsAll"] as? [NSNumber])?.map(\.doubleValue) ?? []
         #expect(walls.count == 3 && floors.count == 3)
@@ -229,6 +231,9 @@ struct BenchCommandTests {
         let database = try PostgresConnection(url: PostgresConnectionString.replacingDatabase(in: server, with: "payrun_bench_e150"))
         defer { database.close() }
         #expect(try database.queryOne("SELECT count(*) FROM payrun.payroll_runs")?.int64(at: 0) == Int64(Self.number(size, "payrun", "runs") ?? -1))
+        // The workers' counts are of one month-end, not of all four their pool ran (the last one's
+        // jobs are still in the queue table; each month-end has the same).
+        #expect(try database.queryOne("SELECT count(*) FROM payrun.jobs")?.int64(at: 0) == Int64(Self.number(size, "payrun", "jobsClaimed") ?? -1))
         // Autovacuum was off on the tables the steps write while they were timed, and is back on.
         let options = try database.query("""
             SELECT c.oid::regclass::text, coalesce(array_to_string(c.reloptions, ','), '') FROM pg_class c
@@ -238,7 +243,7 @@ struct BenchCommandTests {
         #expect(options.count == 4 && options.allSatisfy { !$0.1.contains("autovacuum_enabled") }, "\(options)")
     }
 
-    @Test("bench --employees 120,60: a series in ascending order of size, with the change of employees/s from each size to the next")
+    @Test("bench --employees 120,60 --cold: a series in ascending order of size, with the change of employees/s from each size to the next; new sessions for each measurement and no warm-up")
     func benchSeriesGrowth() throws {
         let server = try TestDatabase.serverURL()
         defer {
@@ -246,12 +251,17 @@ struct BenchCommandTests {
             Self.dropDatabase("payrun_bench_e120", on: server)
         }
         guard let run = try PayrunBinary.run(
-            ["bench", "--employees", "120,60", "--tenants", "2", "--threads", "2", "--chunk-size", "40", "--json",
+            ["bench", "--employees", "120,60", "--tenants", "2", "--threads", "2", "--chunk-size", "40", "--json", "--cold",
              "--compute-sample", "50", "--database-url", server, "--baseline-sql", Self.baselineSQL], input: "") else { return }
         #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("warm-up"), "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let sizes = object?["sizes"] as? [[String: Any]] ?? []
         #expect(sizes.compactMap { Self.number($0, "employees") } == [120, 60], "in the order given")
+        for size in sizes {
+            #expect(size["sessions"] as? String == "new for each measurement (--cold)")
+            #expect(size["warmUpPayrunWallSeconds"] is NSNull && size["warmUpFloorWallSeconds"] is NSNull)
+        }
         let growth = object?["growth"] as? [[String: Any]] ?? []
         #expect(growth.count == 1)
         guard sizes.count == 2, let step = growth.first else { return }

@@ -17,6 +17,9 @@ struct BenchEntry {
     /// Steal time and a throughput-bound probe around each repetition.
     var machine = RepetitionMachine()
     var loadAverage: String? = MachineInfo.current(repository: nil).loadAverage
+    /// The untimed warm-up month-end's and floor's wall times, on new sessions (nil with `--cold`:
+    /// then every measurement ran on new sessions and there was no warm-up).
+    var warmUp: (payrun: Double, floor: Double)? = nil
 
     var employeesPerSecond: Double { Double(payrun.employees) / payrun.wallSeconds }
     var shiftsPerSecond: Double { Double(store.shifts) / payrun.wallSeconds }
@@ -87,6 +90,9 @@ struct BenchEntry {
             "threads": threads,
             "chunkSize": chunkSize,
             "repetitions": max(1, payrunWallSeconds.count),
+            "sessions": warmUp == nil ? "new for each measurement (--cold)" : "kept between measurements, after a warm-up",
+            "warmUpPayrunWallSeconds": warmUp.map { round3($0.payrun) } as Any,
+            "warmUpFloorWallSeconds": warmUp.map { round3($0.floor) } as Any,
             "payrunWallSecondsAll": payrunWallSeconds.map(round3),
             "floorWallSecondsAll": floorWallSeconds.map(round3),
             "baselineWallSecondsAll": baselineWallSeconds.map(round3),
@@ -264,6 +270,15 @@ struct BenchReport {
             if let text = e.pairSpeedUpText {
                 lines.append("")
                 lines.append("\(e.store.employees): \(text)")
+            }
+        }
+        for e in entries {
+            lines.append("")
+            if let w = e.warmUp {
+                lines.append(String(format: "%d: the workers and the floor's connections were kept between measurements (as a running worker's), after an untimed warm-up on new sessions: month-end %.2f s, floor %.2f s (×%.2f)",
+                                    e.store.employees, w.payrun, w.floor, w.floor > 0 ? w.payrun / w.floor : 0))
+            } else {
+                lines.append("\(e.store.employees): new workers and new floor connections for each measurement (--cold), no warm-up")
             }
         }
         if let e = entries.first {

@@ -16,14 +16,17 @@ struct BenchRunCommand: ParsableCommand {
             in this order on the same data. While a size is measured, autovacuum is off on the
             tables the steps write (set back afterwards); before each step the bench waits out
             running autovacuum workers, runs VACUUM (ANALYZE) on those tables and a CHECKPOINT:
-              1. payrun: schedule month-end for every tenant and run an in-process WorkerPool
-                 (--threads job threads) until every run is calculated; wall time, rates, time
-                 per phase summed over chunks, peak RSS of this process during the run. The
-                 workers connect as the bench's role, or with --worker-role as that role
-                 (payrun_worker: row-level security applies and payslips are inserted from
-                 column arrays, as for production workers);
+              1. payrun: schedule month-end for every tenant and let an in-process WorkerPool
+                 (--threads job threads) run until every run is calculated; wall time, rates,
+                 time per phase summed over chunks, peak RSS of this process during the run.
+                 The workers connect as the bench's role, or with --worker-role as that role
+                 (payrun_worker: row-level security applies, as for production workers);
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
+                 one pool and one set of floor connections serve every repetition of a size,
+                 as a worker in production runs before and after a month-end, after an untimed
+                 warm-up month-end and floor on the new sessions (reported apart); --cold
+                 starts new ones for each measurement and skips the warm-up;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
                  with --repeat and --baseline-repeat, steps 1–3 alternate (month-end i, floor i,
                  baseline i) and each month-end is also divided by its own floor and baseline.
@@ -66,6 +69,9 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .customLong("worker-role"), help: ArgumentHelp(
         "Run the month-end's workers as this role, set at each session's start (e.g. payrun_worker, whose members production workers are: row-level security then applies; payslips are COPYed in as payrun_payslip_writer, or inserted from column arrays where that role is missing). Default: the bench's own role. The floor and the baseline keep the bench's role.",
         valueName: "role")) var workerRole: String?
+    @Flag(help: ArgumentHelp(
+        "New workers and new floor connections for every month-end and floor, and no warm-up (until session 19 the only way). By default one set of workers and one of floor connections serve every repetition of a size, after an untimed warm-up month-end and floor, as workers in production run before and after a month-end; the warm-up's times are reported apart."))
+    var cold = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
 
     func sizes() throws -> [Int] {
@@ -121,26 +127,57 @@ struct BenchRunCommand: ParsableCommand {
                     try BaselineMeasurement.run(url: store.url, script: baseline, periodStart: period)
                 })
             }
+            // Warm (the default): one set of workers and one of floor connections for the whole
+            // size, run once untimed before the repetitions (`--cold`: new ones for each run).
+            let workers = cold ? nil : try BenchWorkers(url: store.url, threads: threads, chunkSize: chunkSize, workerRole: workerRole)
+            defer { workers?.stop() }
+            let floorTeam = cold ? nil : FloorTeam(url: store.url, threads: threads,
+                                                   shiftWindow: FloorMeasurement.shiftWindow(periodStart: period, periodEnd: periodEnd))
+            defer { floorTeam?.finish() }
+            // Each after `BenchHousekeeping.prepareStep`.
+            let monthEnd = { (label: String) throws -> PayrunMeasurement in
+                log("\(store.name): \(label), \(threads) threads, chunks of \(chunkSize)\(workerRole.map { ", workers as role \($0)" } ?? "")…")
+                if let workers {
+                    return try PayrunMeasurement.run(url: store.url, workers: workers, period: (period.year, period.month),
+                                                     progress: progress, log: { log("\(store.name): \($0)") })
+                }
+                return try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
+                                                 period: (period.year, period.month), workerRole: workerRole, progress: progress,
+                                                 log: { log("\(store.name): \($0)") })
+            }
+            let floorRun = { (label: String) throws -> FloorMeasurement in
+                log("\(store.name): \(label)…")
+                return try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
+                                                team: floorTeam, progress: progress, log: { log("\(store.name): \($0)") })
+            }
+            var warmUp: (payrun: Double, floor: Double)?
+            if !cold {
+                BenchHousekeeping.prepareStep(url: store.url, before: "the month-end", log: log)
+                let first = try monthEnd("warm-up month-end (untimed in the figures)")
+                BenchHousekeeping.prepareStep(url: store.url, before: "the floor", log: log)
+                let firstFloor = try floorRun("warm-up floor (untimed in the figures)")
+                warmUp = (first.wallSeconds, firstFloor.wallSeconds)
+                log(String(format: "%@: warm-up: month-end %.2f s, floor %.2f s (new sessions)", store.name, first.wallSeconds,
+                           firstFloor.wallSeconds))
+            }
             for repetition in 1...repetitions {
                 let of = repetitions > 1 ? " (\(repetition) of \(repetitions))" : ""
-                if repetition > 1 { try BenchStore.resetForMonthEnd(url: store.url) }
+                if repetition > 1 || !cold { try BenchStore.resetForMonthEnd(url: store.url) }
                 BenchHousekeeping.prepareStep(url: store.url, before: "the month-end", log: log)
-                log("\(store.name): payrun month-end\(of), \(threads) threads, chunks of \(chunkSize)\(workerRole.map { ", workers as role \($0)" } ?? "")…")
                 payruns.append(try machine.watch(\.payrun, probeThreads: threads) {
-                    try PayrunMeasurement.run(url: store.url, threads: threads, chunkSize: chunkSize,
-                                              period: (period.year, period.month), workerRole: workerRole, progress: progress,
-                                              log: { log("\(store.name): \($0)") })
+                    try monthEnd("payrun month-end\(of)")
                 })
                 BenchHousekeeping.prepareStep(url: store.url, before: "the floor", log: log)
-                log("\(store.name): floor\(of)…")
                 floors.append(try machine.watch(\.floor, probeThreads: threads) {
-                    try FloorMeasurement.run(url: store.url, threads: threads, periodStart: period, periodEnd: periodEnd,
-                                             progress: progress, log: { log("\(store.name): \($0)") })
+                    try floorRun("floor\(of)")
                 })
                 // Baseline i right after month-end i and floor i, so that each has a neighbour in
                 // time (`BenchEntry.baselinePairRatios`); runs beyond --repeat follow the last floor.
                 if repetition <= baselineRepetitions { try runBaseline(repetition) }
             }
+            // Nothing of the pool or the floor's connections is left running for the steps below.
+            workers?.stop()
+            floorTeam?.finish()
             var payrun = median(payruns, by: \.wallSeconds)
             payrun.peakRSSKiB = payruns.compactMap(\.peakRSSKiB).max()
             let floor = median(floors, by: \.wallSeconds)
@@ -153,7 +190,7 @@ struct BenchRunCommand: ParsableCommand {
             let entry = BenchEntry(store: store, threads: threads, chunkSize: chunkSize, payrun: payrun, floor: floor, baseline: peer,
                                    scaling: scaling, payrunWallSeconds: payruns.map(\.wallSeconds),
                                    floorWallSeconds: floors.map(\.wallSeconds), baselineWallSeconds: peers.map(\.wallSeconds),
-                                   machine: machine)
+                                   machine: machine, warmUp: warmUp)
             log(entry.oneLine)
             entries.append(entry)
         }

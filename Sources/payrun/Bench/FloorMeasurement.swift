@@ -45,7 +45,17 @@ struct FloorMeasurement {
     /// The columns payrun writes (the floor moves the same ones).
     static let payslipColumns = PayslipWriter.payslipColumns
 
-    static func run(url: String, threads: Int, periodStart: LocalDate, periodEnd: LocalDate, batchEmployees: Int = 100_000,
+    /// The shifts the floor COPYs out: those starting in the loader's window around the period.
+    static func shiftWindow(periodStart: LocalDate, periodEnd: LocalDate) -> String {
+        let windowStart = periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
+        let windowEnd = periodEnd.adding(days: CalcLimits.daysAroundPeriodMax + 1)
+        return "x.starts_at >= '\(windowStart) 00:00+09'::timestamptz AND x.starts_at < '\(windowEnd) 00:00+09'::timestamptz"
+    }
+
+    /// One floor measurement on `team`'s connections (kept by the caller between measurements, as
+    /// the month-end's workers are: `BenchWorkers`), or on new ones closed afterwards when nil.
+    static func run(url: String, threads: Int, periodStart: LocalDate, periodEnd: LocalDate, team: FloorTeam? = nil,
+                    batchEmployees: Int = 100_000,
                     progress: TerminalProgress, log: (String) -> Void = { _ in }) throws -> FloorMeasurement {
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
@@ -58,12 +68,10 @@ struct FloorMeasurement {
         // The chunks as payrun's jobs ran them: the parts of one packed job are one floor chunk,
         // one transaction; a chunk of a single-part job alone.
         let plan = try MonthEndJobs.read(on: connection)
-        let windowStart = periodStart.adding(days: -CalcLimits.daysAroundPeriodMax)
-        let windowEnd = periodEnd.adding(days: CalcLimits.daysAroundPeriodMax + 1)
-        let shiftWindow = "x.starts_at >= '\(windowStart) 00:00+09'::timestamptz AND x.starts_at < '\(windowEnd) 00:00+09'::timestamptz"
-
-        let team = FloorTeam(url: url, threads: threads, shiftWindow: shiftWindow)
-        defer { team.finish() }
+        let ownTeam = team == nil ? FloorTeam(url: url, threads: threads,
+                                              shiftWindow: shiftWindow(periodStart: periodStart, periodEnd: periodEnd)) : nil
+        defer { ownTeam?.finish() }
+        guard let team = team ?? ownTeam else { throw CommandFailure("floor: no connections") }
         var wall = 0.0, shiftsOut = 0, payslipsIn = 0
         var index = 0
         while index < plan.count {

@@ -59,34 +59,24 @@ struct PayrunMeasurement {
         return (workerURL, path.rowSecurityActive, path.asWriterRole)
     }
 
+    /// One month-end on new workers, stopped afterwards (`payrun bench --cold`).
     static func run(url: String, threads: Int, chunkSize: Int, period: (year: Int, month: Int), workerRole: String? = nil,
                     progress: TerminalProgress, log: (String) -> Void = { _ in }) throws -> PayrunMeasurement {
-        setenv("PAYRUN_CHUNK_EMPLOYEES_MAX", String(chunkSize), 1)
-        let workers = try workerURL(url, role: workerRole)
-        var logger = Logger(label: "payrun.bench")
-        logger.logLevel = .error
-        let metrics = WorkerMetrics()
-        let pool = WorkerPool(
-            configuration: WorkerConfiguration(databaseURL: workers.url, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 300,
-                                               heartbeatSeconds: 20, pollSeconds: 1, workerId: "bench"),
-            handlers: PayrollJobHandlers.all(), periodic: [], logger: logger, metrics: metrics)
+        let workers = try BenchWorkers(url: url, threads: threads, chunkSize: chunkSize, workerRole: workerRole)
+        defer { workers.stop() }
+        return try run(url: url, workers: workers, period: period, progress: progress, log: log)
+    }
+
+    /// One month-end on `workers`, which stay running (idle) afterwards.
+    static func run(url: String, workers: BenchWorkers, period: (year: Int, month: Int),
+                    progress: TerminalProgress, log: (String) -> Void = { _ in }) throws -> PayrunMeasurement {
+        let metrics = workers.metrics
+        let before = metrics.timeTotals
         let connection = try PostgresConnection(url: url)
         defer { connection.close() }
 
         let resetWorked = ProcessMemory.resetPeak()
-        let stopped = DispatchSemaphore(value: 0)
-        let failure = LockedBox<String?>(nil)
-        let worker = Thread {
-            do { try pool.run() } catch { failure.set("worker: \(error)") }
-            stopped.signal()
-        }
-        worker.start()
-        defer {
-            pool.stop()
-            stopped.wait()
-        }
-        Thread.sleep(forTimeInterval: 0.3)  // job threads connected and idle
-        if let message = failure.get() { throw CommandFailure(message) }
+        if let message = workers.failure.get() { throw CommandFailure(message) }
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -113,7 +103,7 @@ struct PayrunMeasurement {
             }
             jobsSeen = jobsFinished
             lastRead = clock.now
-            if let message = failure.get() { throw CommandFailure(message) }
+            if let message = workers.failure.get() { throw CommandFailure(message) }
             let jobsLeft = try connection.queryOne(
                 "SELECT count(*) FROM payrun.jobs WHERE state IN ('pending', 'running')")?.int64(at: 0) ?? 0
             let showProgress = clock.now - lastRunsRead > .seconds(1)
@@ -144,7 +134,6 @@ struct PayrunMeasurement {
         let wall = seconds(started.duration(to: clock.now))
         let peak = resetWorked ? ProcessMemory.peakKiB() : nil
         progress.finish()
-        pool.stop()
         // A line of its own once the clock has stopped, so that per-line CPU accounting
         // (`benchmarks/phase-cpu.py`, `month-end-profile.py`) ends the month-end here: the summary
         // reads below (a scan of every payslip among them, ≈ 0.1 server CPU-s at 100k) are not its.
@@ -157,7 +146,7 @@ struct PayrunMeasurement {
               FROM payrun.payroll_runs
             """) else { throw CommandFailure("no runs") }
         var phases: [String: Double] = [:]
-        let totals = metrics.timeTotals
+        let totals = metrics.timeTotals.since(before)
         phases["claim"] = seconds(totals.claims.total)
         let chunkJobSeconds = seconds(totals.jobs[PayrollJobKind.chunk]?.total ?? .zero)
         phases["plan"] = seconds(totals.jobs[PayrollJobKind.plan]?.total ?? .zero)
@@ -190,8 +179,74 @@ struct PayrunMeasurement {
             phases: phases, chunkTimingsAvailable: timed, shiftsLoaded: shiftsLoaded, claims: totals.claims.count,
             jobsClaimed: totals.jobsClaimed, peakRSSKiB: peak,
             peakRSSMethod: resetWorked ? "VmHWM after /proc/self/clear_refs=5 (whole bench process)" : "unavailable",
-            workerRole: workerRole, rowSecurityActive: workers.rowSecurityActive,
+            workerRole: workers.role, rowSecurityActive: workers.rowSecurityActive,
             copiesAsWriterRole: workers.copiesAsWriterRole)
+    }
+}
+
+/// The month-end's workers: an in-process `WorkerPool` with the real handlers (`threads` job
+/// threads, each its own connection), started idle. By default one set serves every month-end of
+/// a store size, as a worker in production runs before and after a month-end: its sessions have
+/// read the catalogs, compiled the trigger functions and planned the prepared statements, and its
+/// backends have mapped the shared buffers (`payrun bench --cold` starts new ones each time).
+/// Between month-ends it waits on the queue (a claim statement at most every second).
+final class BenchWorkers: @unchecked Sendable {
+    let metrics = WorkerMetrics()
+    let failure = LockedBox<String?>(nil)
+    let role: String?
+    let rowSecurityActive: Bool
+    let copiesAsWriterRole: Bool
+    private let pool: WorkerPool
+    private let stopped = DispatchSemaphore(value: 0)
+    private var stoppedOnce = false
+
+    init(url: String, threads: Int, chunkSize: Int, workerRole: String?) throws {
+        setenv("PAYRUN_CHUNK_EMPLOYEES_MAX", String(chunkSize), 1)
+        let workers = try PayrunMeasurement.workerURL(url, role: workerRole)
+        role = workerRole
+        rowSecurityActive = workers.rowSecurityActive
+        copiesAsWriterRole = workers.copiesAsWriterRole
+        var logger = Logger(label: "payrun.bench")
+        logger.logLevel = .error
+        let pool = WorkerPool(
+            configuration: WorkerConfiguration(databaseURL: workers.url, jobThreads: threads, claimBatchMax: 32, leaseSeconds: 300,
+                                               heartbeatSeconds: 20, pollSeconds: 1, workerId: "bench"),
+            handlers: PayrollJobHandlers.all(), periodic: [], logger: logger, metrics: metrics)
+        self.pool = pool
+        let failure = self.failure, stopped = self.stopped
+        let worker = Thread {
+            do { try pool.run() } catch { failure.set("worker: \(error)") }
+            stopped.signal()
+        }
+        worker.start()
+        Thread.sleep(forTimeInterval: 0.3)  // job threads connected and idle
+        if let message = failure.get() {
+            stop()
+            throw CommandFailure(message)
+        }
+    }
+
+    /// Stops the pool and waits for it (once; later calls return at once).
+    func stop() {
+        guard !stoppedOnce else { return }
+        stoppedOnce = true
+        pool.stop()
+        stopped.wait()
+    }
+}
+
+extension WorkerTimeTotals {
+    /// What was added since `earlier`, a snapshot of the same pool's totals.
+    func since(_ earlier: WorkerTimeTotals) -> WorkerTimeTotals {
+        var delta = self
+        delta.claims.count -= earlier.claims.count
+        delta.claims.total -= earlier.claims.total
+        delta.jobsClaimed -= earlier.jobsClaimed
+        for (kind, old) in earlier.jobs {
+            delta.jobs[kind]?.count -= old.count
+            delta.jobs[kind]?.total -= old.total
+        }
+        return delta
     }
 }
 
