@@ -15,6 +15,8 @@ seeded by an earlier `payrun bench --employees N --keep-cluster`):
 
     python3 benchmarks/month-end-profile.py .pg-bench/data .build/release/payrun --employees 100000
 
+It samples the bench's first month-end: since session 19 the untimed warm-up on new sessions (as
+every bench month-end before); with `--warm` the first timed one, on the sessions the warm-up used.
 With `--floor` (anywhere after the script's name) it samples the floor's timed COPYs instead (from
 the bench's "floor: timing" line to its "floor: N chunks in" line), to compare the server's work on
 the same data: what the month-end spends beyond the floor is what the ratio is made of.
@@ -141,6 +143,12 @@ def main():
     floor = '--floor' in args
     if floor:
         args.remove('--floor')
+    # --warm: sample the first timed month-end (or floor), on the sessions the bench's warm-up
+    # used, instead of the warm-up itself (new sessions, as every bench month-end before session 19).
+    warm = '--warm' in args
+    if warm:
+        args.remove('--warm')
+    warmed_up = not warm
     pgdata, payrun = args[0], args[1]
     bench = [payrun, 'bench', '--keep-cluster'] + args[2:]
     start = re.compile(r'floor: timing') if floor else re.compile(r'month-end')
@@ -151,6 +159,9 @@ def main():
     cluster_pids, stop = set(), threading.Event()
     for line in process.stderr:
         sys.stderr.write(line)
+        if not warmed_up:
+            warmed_up = 'warm-up:' in line
+            continue
         if perf is None and start.search(line):
             perf = subprocess.Popen(['perf', 'record', '-a', '-g', '-F', str(FREQUENCY), '-o', perf_data],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
