@@ -20,6 +20,11 @@ reaped children) and of the worker process over that span, and the whole machine
 and steal core-seconds over it (/proc/stat: on a quiet machine, the idle is what the month-end
 left of the cores); at the end the mean per build.
 
+With `--warm` each build's worker is started once and kept for all its runs (stopped with SIGSTOP
+while the other builds run, continued with SIGCONT for its own), after one untimed warm-up
+month-end: the month-ends of a running worker, as `payrun bench` measures them since session 19.
+Without it every run starts a new worker, whose sessions are new.
+
 The worker's own periodic month-end task would schedule October 2026 by itself at start (the
 seeded workplaces' `month_end_day` is due), one INSERT per workplace: the script sets every
 `month_end_day` to 28 (not due before 28 November) for the runs and restores the values at the end.
@@ -85,20 +90,39 @@ def with_role(url, role):
     return base + '?' + '&'.join(parameters)
 
 
-def month_end(pgdata, url, build):
-    path, at, role = build.rpartition('@')
+# --warm: the running worker of each build (spec as given), kept between its runs.
+WARM_WORKERS = {}
+
+
+def start_worker(build, worker_url):
+    env = dict(os.environ, PAYRUN_CHUNK_EMPLOYEES_MAX='2000')
+    return subprocess.Popen([build, 'worker', '--database-url', worker_url, '--threads', '2', '--log-level', 'error',
+                             '--poll-seconds', '1'], env=env)
+
+
+def month_end(pgdata, url, spec, warm=False):
+    path, at, role = spec.rpartition('@')
     if at and '/' not in role:
         build = path
     else:
-        role = ''
+        build, role = spec, ''
     worker_url = with_role(url, role) if role else url
     psql(url, 'TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections, '
               'payrun.payroll_runs, payrun.jobs CASCADE')
     psql(url, 'VACUUM ANALYZE')
     psql(url, 'CHECKPOINT')
-    env = dict(os.environ, PAYRUN_CHUNK_EMPLOYEES_MAX='2000')
-    worker = subprocess.Popen([build, 'worker', '--database-url', worker_url, '--threads', '2', '--log-level', 'error',
-                               '--poll-seconds', '1'], env=env)
+    # Only this run's worker may claim: every other build's kept worker is stopped.
+    for other, kept in WARM_WORKERS.items():
+        if other != spec and kept.poll() is None:
+            kept.send_signal(signal.SIGSTOP)
+    if warm:
+        worker = WARM_WORKERS.get(spec)
+        if worker is None or worker.poll() is not None:
+            worker = WARM_WORKERS[spec] = start_worker(build, worker_url)
+        else:
+            worker.send_signal(signal.SIGCONT)
+    else:
+        worker = start_worker(build, worker_url)
     poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     try:
         time.sleep(1.0)
@@ -133,8 +157,17 @@ def month_end(pgdata, url, build):
     finally:
         poll.stdin.close()
         poll.wait()
-        worker.send_signal(signal.SIGTERM)
-        worker.wait()
+        if not warm:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait()
+
+
+def stop_kept_workers():
+    for kept in WARM_WORKERS.values():
+        if kept.poll() is None:
+            kept.send_signal(signal.SIGCONT)
+            kept.send_signal(signal.SIGTERM)
+            kept.wait()
 
 
 def main():
@@ -144,6 +177,9 @@ def main():
         k = args.index('--pairs')
         pairs = int(args[k + 1])
         del args[k:k + 2]
+    warm = '--warm' in args
+    if warm:
+        args.remove('--warm')
     if len(args) < 3:
         sys.exit(__doc__)
     pgdata, url, builds = args[0], args[1], args[2:]
@@ -153,14 +189,19 @@ def main():
     psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
     results = {b: [] for b in builds}
     try:
+        if warm:
+            for build in builds:
+                wall = month_end(pgdata, url, build, warm=True)[0]
+                print(f'{build}: warm-up month-end (new sessions, not counted) {wall:5.2f} s', flush=True)
         for pair in range(pairs):
             order = builds if pair % 2 == 0 else list(reversed(builds))
             for build in order:
-                wall, server, worker, idle, steal = month_end(pgdata, url, build)
+                wall, server, worker, idle, steal = month_end(pgdata, url, build, warm=warm)
                 results[build].append((wall, server, worker, idle, steal))
                 print(f'{build}: wall {wall:5.2f} s, postgres {server:5.2f} CPU-s, worker {worker:5.2f} CPU-s, '
                       f'machine idle {idle:4.2f} core-s, steal {steal:4.2f}, load {os.getloadavg()[0]:.1f}', flush=True)
     finally:
+        stop_kept_workers()
         psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
                   'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
     for build, runs in results.items():

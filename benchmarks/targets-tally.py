@@ -5,7 +5,10 @@ One `payrun bench` run gives one figure per target; on this VM the same build's 
 the machine (benchmarks/RESULTS.md), so whether a target is met "reliably" is a question about
 many runs. This script reads the JSON of as many runs as it is given and prints, per run, the
 figures the bench printed for that size, then per role of the workers (the bench's own role, or
-`--worker-role`):
+`--worker-role`) and per kind of sessions (since session 19 the bench keeps its workers' and the
+floor's sessions between measurements, after an untimed warm-up on new ones; before, and with
+`--cold`, every measurement had new sessions — the warm-up's month-end/floor pair is counted with
+those, as one more pair, not as a run):
 
 - how many runs met each target with the bench's headline figure (the ratio of the medians);
 - every single month-end/floor pair and month-end/baseline pair pooled: their median, quartiles,
@@ -64,9 +67,15 @@ def main(argv):
                 continue
             payrun = size.get('payrun', {})
             role = payrun.get('workerRole') or "bench's own"
-            g = groups.setdefault(role, {'runs': 0, 'floor': [], 'floor_pairs': [], 'baseline': [],
-                                         'baseline_pairs': [], 'compute': []})
+            kept = str(size.get('sessions', '')).startswith('kept')
+            empty = {'runs': 0, 'floor': [], 'floor_pairs': [], 'baseline': [], 'baseline_pairs': [], 'compute': []}
+            key = f"{role}, {'kept sessions' if kept else 'new sessions'}"
+            g = groups.setdefault(key, {k: (v if k == 'runs' else []) for k, v in empty.items()})
             g['runs'] += 1
+            warm_up = (size.get('warmUpPayrunWallSeconds'), size.get('warmUpFloorWallSeconds'))
+            if kept and warm_up[0] and warm_up[1]:
+                cold = groups.setdefault(f"{role}, new sessions", {k: (v if k == 'runs' else []) for k, v in empty.items()})
+                cold['floor_pairs'].append(warm_up[0] / warm_up[1])
             floor = size.get('floor') or {}
             baseline = size.get('baseline') or {}
             floor_ratio = floor.get('ratio')
@@ -89,9 +98,9 @@ def main(argv):
                   f"{fmt(baseline_speedup)} | {', '.join(fmt(x) for x in baseline_pairs)} | {fmt(compute)} |")
 
     print()
-    print(f'Targets at {employees:,} employees, per role of the workers:')
+    print(f'Targets at {employees:,} employees, per role of the workers and kind of sessions:')
     print()
-    print('| role | runs | floor ≤ ×1.5: runs met | floor pairs: n, quartiles, share met | '
+    print('| role, sessions | runs | floor ≤ ×1.5: runs met | floor pairs: n, quartiles, share met | '
           'baseline ≥ 5×: runs met | baseline pairs: n, quartiles, share met | compute ≥ 1.7: runs met |')
     print('|---|---:|---|---|---|---|---|')
     for role, g in groups.items():
