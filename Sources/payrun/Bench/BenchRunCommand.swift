@@ -23,10 +23,6 @@ struct BenchRunCommand: ParsableCommand {
                  (payrun_worker: row-level security applies, as for production workers);
               2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
                  chunk, on --threads connections, no computation;
-                 one pool and one set of floor connections serve every repetition of a size,
-                 as a worker in production runs before and after a month-end, after an untimed
-                 warm-up month-end and floor on the new sessions (reported apart); --cold
-                 starts new ones for each measurement and skips the warm-up;
               3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
                  with --repeat and --baseline-repeat, steps 1–3 alternate (month-end i, floor i,
                  baseline i) and each month-end is also divided by its own floor and baseline.
@@ -44,6 +40,10 @@ struct BenchRunCommand: ParsableCommand {
                  before each pair two fixed workloads with no payrun code, one latency-bound and
                  one throughput-bound, measure what the machine gave that many threads at that
                  moment (the probes).
+            One worker pool and one set of floor connections serve every repetition of a size
+            (as a worker in production runs before and after a month-end), after an untimed
+            warm-up month-end and floor on their new sessions, whose times are reported apart;
+            --cold starts new ones for each measurement and skips the warm-up.
             Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
             started with durable settings (and stopped at the end if this started it).
             """)
