@@ -8,7 +8,7 @@ import Testing
 /// month-end after a TRUNCATE (the bench), or the first month-end of a new database. As a prepared
 /// statement its generic plan, made on the empty table, was a sequential scan that it kept while
 /// the month-end filled the table, so each job read every payslip written so far.
-@Suite("First-calculation check: planned for the table as it is")
+@Suite("Payslip reads of a month-end's session: planned for the table as it is")
 struct FirstCalculationCheckPlanTests {
     typealias P = PackedMonthEndTests
 
@@ -61,5 +61,37 @@ struct FirstCalculationCheckPlanTests {
         // And it still sees a payslip in range once the job is written.
         _ = try P.process(c, job)
         #expect(try PayslipWriter.firstCalculationCheck(groups, on: c).payslipsExist)
+    }
+
+    /// Payslip tuples read by sequential scans in the current transaction so far.
+    static func sequentiallyRead(_ c: PostgresConnection) throws -> Int64 {
+        try #require(try c.queryOne("""
+            SELECT coalesce(seq_tup_read, 0) FROM pg_stat_xact_user_tables WHERE relid = 'payrun.payslips'::regclass
+            """)).int64(at: 0)
+    }
+
+    @Test("reruns in the session that wrote a whole month-end from an emptied table (its prepared statements' plans made meanwhile) read the payslips they replace and re-sum by index only")
+    func rerunsReadByIndex() throws {
+        let c = try P.seeded("first_check_plan_reruns")
+        _ = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: c)
+        // Small jobs: many executions of every statement while the table fills.
+        let jobs = try P.planAll(c, chunkMax: 20).jobs
+        try #require(jobs.count >= 8)
+        try c.execute("ANALYZE payrun.payslips")
+        for job in jobs { _ = try P.process(c, job) }
+        #expect(try P.count(c, "SELECT count(*) FROM payrun.payslips") >= 100)
+        let tenant = try P.tenant(c)
+        for job in jobs.prefix(3) {
+            let read = try c.transaction { c in
+                let before = (try Self.scans(c), try Self.sequentiallyRead(c))
+                try TenantScope.set(tenant, on: c)
+                let outcome = try ChunkProcessor.processParts(tenantId: tenant, parts: P.requests(job), on: c)
+                #expect(outcome.partsDone == job.count && outcome.partsSummedInWorker == 0, "a rerun re-reads its chunks")
+                let after = (try Self.scans(c), try Self.sequentiallyRead(c))
+                return (tuples: after.1 - before.1, index: after.0.index - before.0.index)
+            }
+            #expect(read.tuples == 0, "a rerun read \(read.tuples) payslips by sequential scan")
+            #expect(read.index >= 1)
+        }
     }
 }
