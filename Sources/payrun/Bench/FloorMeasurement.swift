@@ -68,10 +68,10 @@ struct FloorMeasurement {
         // The chunks as payrun's jobs ran them: the parts of one packed job are one floor chunk,
         // one transaction; a chunk of a single-part job alone.
         let plan = try MonthEndJobs.read(on: connection)
-        let ownTeam = team == nil ? FloorTeam(url: url, threads: threads,
-                                              shiftWindow: shiftWindow(periodStart: periodStart, periodEnd: periodEnd)) : nil
-        defer { ownTeam?.finish() }
-        guard let team = team ?? ownTeam else { throw CommandFailure("floor: no connections") }
+        let owned = team == nil
+        let team = team ?? FloorTeam(url: url, threads: threads,
+                                     shiftWindow: shiftWindow(periodStart: periodStart, periodEnd: periodEnd))
+        defer { if owned { team.finish() } }
         var wall = 0.0, shiftsOut = 0, payslipsIn = 0
         var index = 0
         while index < plan.count {
