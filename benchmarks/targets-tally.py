@@ -12,7 +12,11 @@ those, as one more pair, not as a run):
 
 - how many runs met each target with the bench's headline figure (the ratio of the medians);
 - every single month-end/floor pair and month-end/baseline pair pooled: their median, quartiles,
-  and the share that met the target.
+  and the share that met the target;
+- how sure the median is: a 90 % interval of the median run (the runs resampled with replacement,
+  10,000 times, a fixed seed — runs are the independent unit; pairs within one run share its
+  minutes of the VM), for each group and for all kept-session runs of both roles together (their
+  month-ends alternated take the same time: RESULTS.md, session 19).
 
     python3 benchmarks/targets-tally.py [--employees 100000] FILE.json ...
 
@@ -21,6 +25,7 @@ or without a floor or a baseline, adds nothing to the targets it lacks. Python 3
 library only.
 """
 import json
+import random
 import statistics
 import sys
 
@@ -34,6 +39,17 @@ def quartiles(values):
         return (values[0], values[0], values[0]) if values else (None, None, None)
     q = statistics.quantiles(values, n=4, method='inclusive')
     return q[0], statistics.median(values), q[2]
+
+
+def median_interval(values, level=0.90, rounds=10_000, seed=5):
+    """The median of `values` and a percentile-bootstrap interval of it (resampling `values`)."""
+    if not values:
+        return None, None, None
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(rounds))
+    low = medians[int((1 - level) / 2 * rounds)]
+    high = medians[min(rounds - 1, int((1 + level) / 2 * rounds))]
+    return statistics.median(values), low, high
 
 
 def fmt(x, digits=2):
@@ -119,6 +135,26 @@ def main(argv):
               f"{met(g['baseline'], lambda v: v >= BASELINE_MIN)} | "
               f"{pooled(g['baseline_pairs'], lambda v: v >= BASELINE_MIN)} | "
               f"{met(g['compute'], lambda v: v >= COMPUTE_MIN)} |")
+
+    kept = {'runs': 0, 'floor': [], 'baseline': []}
+    for role, g in groups.items():
+        if role.endswith('kept sessions'):
+            kept['runs'] += g['runs']
+            kept['floor'] += g['floor']
+            kept['baseline'] += g['baseline']
+    rows = [(role, g) for role, g in groups.items()]
+    if kept['runs'] and sum(1 for role in groups if role.endswith('kept sessions')) > 1:
+        rows.append(('both roles, kept sessions', kept))
+    print()
+    print('The median run and a 90 % bootstrap interval of it (runs resampled; the run\'s headline ratio):')
+    print()
+    print('| role, sessions | runs | payrun ÷ floor: median run [90 % interval] | baseline ÷ payrun: median run [90 % interval] |')
+    print('|---|---:|---|---|')
+    for role, g in rows:
+        def interval(values):
+            m, low, high = median_interval(values)
+            return '–' if m is None else f'{fmt(m)} [{fmt(low)}, {fmt(high)}]'
+        print(f"| {role} | {g['runs']} | {interval(g['floor'])} | {interval(g['baseline'])} |")
     return 0
 
 
