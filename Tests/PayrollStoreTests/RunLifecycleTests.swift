@@ -154,6 +154,7 @@ struct RunLifecycleTests {
         let c = try Self.seededWithoutRun("recalc")
         let runId = try RunScheduler.scheduleMonthEnd(year: 2026, month: 10, on: c)[0].runId
         try c.transaction { c in
+            try TenantScope.set(Self.tenant, on: c)
             _ = try RunPlanner.plan(tenantId: Self.tenant, runId: runId, on: c)
             _ = try ChunkProcessor.process(tenantId: Self.tenant, runId: runId, version: 1, chunkNo: 0,
                                            from: PayrollDataFixture.hourly, to: PayrollDataFixture.monthly, on: c)

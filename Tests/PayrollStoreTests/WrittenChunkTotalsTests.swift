@@ -118,7 +118,10 @@ struct WrittenChunkTotalsTests {
         let (c, tenant, job, _) = try Self.plannedJob("written_totals_probe")
         let part = try #require(job.first { $0.employees >= 3 })
         let run = try #require(try PayrollRun.fetch(tenantId: tenant, runId: part.runId, on: c))
-        let loaded = try ChunkLoader.load(run: run, selection: .range(from: part.from, to: part.to), on: c)
+        let loaded = try c.transaction { c in
+            try TenantScope.set(tenant, on: c)
+            return try ChunkLoader.load(run: run, selection: .range(from: part.from, to: part.to), on: c)
+        }
         let computed = ChunkProcessor.compute(loaded, calculate: ChunkProcessor.serial)
         // The part's first employee already has a payslip (committed); the job writes the others.
         try c.transaction { c in

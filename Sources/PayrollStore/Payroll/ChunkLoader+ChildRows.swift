@@ -79,51 +79,85 @@ extension ChunkLoader {
         shifts.append(shift, group: i)
     }
 
+    /// The three reads of `loadChildRows`, as the SELECTs its COPYs wrap (separate so that a test can
+    /// EXPLAIN them).
+    ///
+    /// The tenant is named by the transaction's setting, `x.tenant_id = payrun.current_tenant_id()`,
+    /// not by a literal: under row-level security (production's payrun_worker) the policy adds that
+    /// same qual, and with a literal beside it PostgreSQL 15 plans `current_tenant_id() = <literal>`
+    /// as a one-time filter in a Result node that projects every row again (≈ 0.2 server
+    /// CPU-seconds per 100k month-end, most of it for the 2.2M shifts; benchmarks/RESULTS.md, session
+    /// 20). As one expression it is a single index condition, for every role. The first read checks
+    /// that the setting is `tenantId` (`payrun.tenant_scope_is`, migration 0023: raises 42501
+    /// otherwise, once per statement), so a transaction scoped to no tenant or to another one fails
+    /// instead of reading nothing or another tenant's rows.
+    struct ChildReads {
+        /// Contracts overlapping the period, each as its stored `load_fields` (migration 0020: the
+        /// fields of `ContractRow.columnsSQL` in one bytea, one send on the server instead of ~10).
+        /// Runs first, and carries the tenant check.
+        var contracts: String
+        /// Shifts starting in the window, with their explicit breaks (binary tstzmultirange).
+        var shifts: String
+        /// Absences in the window.
+        var absences: String
+
+        init(tenantId: Int64, employeeIds: [Int64], periodStart: LocalDate, periodEnd: LocalDate,
+             windowStart: LocalDate, windowEnd: LocalDate) {
+            let employees = ChunkLoader.childRowCondition(employeeIds: employeeIds)
+            let tenant = "x.tenant_id = payrun.current_tenant_id()"
+            contracts = """
+                SELECT x.employee_id, \(ContractRow.loadFieldsSQL)
+                  FROM payrun.contracts x
+                  WHERE payrun.tenant_scope_is(\(tenantId)) AND \(tenant) AND \(employees)
+                    AND x.effective_from <= \(DateConversion.dateLiteral(periodEnd))
+                    AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(periodStart)))
+                """
+            shifts = """
+                SELECT x.employee_id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
+                  FROM payrun.shifts x
+                  WHERE \(tenant) AND \(employees)
+                    AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
+                    AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
+                """
+            absences = """
+                SELECT x.employee_id, x.id, x.absence_date, x.kind
+                  FROM payrun.absences x
+                  WHERE \(tenant) AND \(employees)
+                    AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
+                """
+        }
+    }
+
     /// Reads the contracts overlapping the period and the shifts and absences in the window of
     /// `employees` (sorted by id) by binary COPY: shared by
     /// `load` (one run) and `loadParts` (parts of several runs of one period).
     static func loadChildRows(tenantId: Int64, employees: [EmployeeRow],
                               periodStart: LocalDate, periodEnd: LocalDate, windowStart: LocalDate, windowEnd: LocalDate,
                               on connection: PostgresConnection) throws -> ChildRows {
-        let employeeCondition = childRowCondition(employeeIds: employees.map(\.id))
+        let reads = ChildReads(tenantId: tenantId, employeeIds: employees.map(\.id), periodStart: periodStart,
+                               periodEnd: periodEnd, windowStart: windowStart, windowEnd: windowEnd)
 
         // The child rows come in no particular order (no ORDER BY: no sort on the server, and any
         // plan — index range scan or bitmap scan — will do); they are grouped by employee through
         // `EmployeeIndex` (rows of employees not loaded are dropped) and sorted per employee below.
 
-        // Contracts overlapping the period, each as its stored `load_fields` (migration 0020: the
-        // fields of `ContractRow.columnsSQL` in one bytea, one send on the server instead of ~10).
+        // Contracts first: their read checks the transaction's tenant (`ChildReads`).
         var contracts = GroupedRows<ContractRow>.Builder(reservingCapacity: employees.count)
         var index = EmployeeIndex(employees: employees)
         let keywords = StoredKeywords.Contract()
         if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, \(ContractRow.loadFieldsSQL)
-                      FROM payrun.contracts x
-                      WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
-                        AND x.effective_from <= \(DateConversion.dateLiteral(periodEnd))
-                        AND (x.effective_to_exclusive IS NULL OR x.effective_to_exclusive > \(DateConversion.dateLiteral(periodStart)))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
+            try connection.copyOut("COPY (\(reads.contracts)) TO STDOUT (FORMAT binary)") { row in
                 guard let i = index.index(of: try row.int64()) else { return }
                 contracts.append(try ContractRow(loadFields: &row, keywords: keywords), group: i)
             }
         }
 
-        // Shifts in the window; explicit breaks arrive as the binary tstzmultirange. No shift ids:
-        // an error names its shift by index until `ShiftNames` looks the id up.
+        // Shifts: no shift ids; an error names its shift by index until `ShiftNames` looks the id up.
         // About as many shifts as the last chunk had per employee (a month's worth), to spare regrowth.
         var shifts = GroupedRows<ShiftRow>.Builder(reservingCapacity: employees.count * 32)
         var breakWindows: [BreakRanges.Window?] = []
         if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.starts_at, x.ends_at, x.break_minutes, x.breaks
-                      FROM payrun.shifts x
-                      WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
-                        AND x.starts_at >= \(DateConversion.koreaMidnightLiteral(windowStart))
-                        AND x.starts_at < \(DateConversion.koreaMidnightLiteral(windowEnd.adding(days: 1)))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
+            try connection.copyOut("COPY (\(reads.shifts)) TO STDOUT (FORMAT binary)") { row in
                 // The usual layout in one piece; any other row through the field readers below.
                 if let f = ShiftFields.fields(row.unreadBytes) {
                     guard let i = index.index(of: f.employeeId) else { return }
@@ -136,16 +170,9 @@ extension ChunkLoader {
             }
         }
 
-        // Absences in the window.
         var absences = GroupedRows<AbsenceRow>.Builder()
         if !employees.isEmpty {
-            try connection.copyOut("""
-                COPY (SELECT x.employee_id, x.id, x.absence_date, x.kind
-                      FROM payrun.absences x
-                      WHERE x.tenant_id = \(tenantId) AND \(employeeCondition)
-                        AND x.absence_date BETWEEN \(DateConversion.dateLiteral(windowStart)) AND \(DateConversion.dateLiteral(windowEnd))
-                     ) TO STDOUT (FORMAT binary)
-                """) { row in
+            try connection.copyOut("COPY (\(reads.absences)) TO STDOUT (FORMAT binary)") { row in
                 guard let i = index.index(of: try row.int64()) else { return }
                 absences.append(AbsenceRow(id: try row.int64(), date: DateConversion.localDate(daysSince2000: try row.date()),
                                            kind: try row.keyword(StoredKeywords.absenceKind)), group: i)
