@@ -37,12 +37,13 @@ struct TenantScopedReadsTests {
             #expect(filters.count == 1 && filters.allSatisfy { $0.contains("tenant_scope_is") }, "contracts: \(plan)")
         }
         // And they read what the same reads with the literal tenant read (as the owner, no policy).
+        let all = [reads.contracts, reads.shifts, reads.absences]
         let counts = try StoreFixture.asRole("payrun_worker", tenant: F.tenant, on: c) { c in
-            try [reads.contracts, reads.shifts, reads.absences].map { sql in
+            try all.map { sql in
                 try #require(try c.queryOne("SELECT count(*) FROM (\(sql)) r")).int64(at: 0)
             }
         }
-        let literal = try [reads.contracts, reads.shifts, reads.absences].map { sql in
+        let literal = try all.map { sql in
             let named = sql.replacingOccurrences(of: "payrun.tenant_scope_is(\(F.tenant)) AND ", with: "")
                 .replacingOccurrences(of: "x.tenant_id = payrun.current_tenant_id()", with: "x.tenant_id = \(F.tenant)")
             #expect(!named.contains("current_tenant_id") && !named.contains("tenant_scope_is"))
@@ -58,17 +59,15 @@ struct TenantScopedReadsTests {
         try F.seed(c)
         let run = try F.run(c)
         for scope in [F.otherTenant, nil] as [Int64?] {
-            do {
+            #expect {
                 _ = try c.transaction { c in
                     if let scope { try TenantScope.set(scope, on: c) }
                     return try ChunkLoader.load(run: run, selection: .range(from: F.hourly, to: F.monthly), on: c)
                 }
-                Issue.record("a load scoped to \(scope.map(String.init) ?? "no tenant") did not fail")
-            } catch let error as PostgresError {
-                #expect(error.sqlState == "42501")
-                #expect(error.message.contains("tenant scope"), "\(error)")
-                #expect(error.message.contains("reads tenant \(F.tenant)"), "\(error)")
-                #expect(error.message.contains(scope.map { "is \($0)" } ?? "is unset"), "\(error)")
+            } throws: { error in
+                guard let e = error as? PostgresError, e.sqlState == "42501" else { return false }
+                return e.message.contains("tenant scope") && e.message.contains("reads tenant \(F.tenant)")
+                    && e.message.contains(scope.map { "is \($0)" } ?? "is unset")
             }
         }
         // In its own tenant's transaction the same load reads both employees.
