@@ -14,16 +14,20 @@ struct BenchQueueCommand: ParsableCommand {
         commandName: "queue",
         abstract: "Job queue throughput (empty and recalculation jobs, 1 and 2 threads) and claim latency.",
         discussion: """
-            Works in a fresh database payrun_bench_queue on the server (dropped at the end).
-              empty jobs: --jobs jobs of a kind no handler serves, enqueued in batches of 1,000,
-                then T threads (own connections) claim --batch and complete them until none is
-                left: jobs/s from the first claim to the last completion, for T = 1 and 2;
-              latency: an idle claimer LISTENs; one job at a time is enqueued and the time from
-                its commit to the claim is recorded (--latency-samples): p50, p90, p99, max;
-              recalculation jobs: a store of --employees employees (StoreSeeder) gets its
-                month-end computed, then one recalculation per employee is enqueued
-                (payrun.enqueue_recalculation) and a WorkerPool with the real handlers and T
-                job threads runs until the queue is empty: recalculations/s, for T = 1 and 2.
+            Works in a fresh database payrun_bench_queue on the server (dropped at the
+            end).
+              empty jobs: --jobs jobs of a kind no handler serves, enqueued in batches
+                of 1,000, then T threads (own connections) claim --batch and complete
+                them until none is left: jobs/s from the first claim to the last
+                completion, for T = 1 and 2;
+              latency: an idle claimer LISTENs; one job at a time is enqueued and the
+                time from its commit to the claim is recorded (--latency-samples): p50,
+                p90, p99, max;
+              recalculation jobs: a store of --employees employees (StoreSeeder) gets
+                its month-end computed, then one recalculation per employee is enqueued
+                (payrun.enqueue_recalculation) and a WorkerPool with the real handlers
+                and T job threads runs until the queue is empty: recalculations/s, for
+                T = 1 and 2.
             """)
 
     @OptionGroup var server: BenchServerOptions

@@ -11,41 +11,46 @@ struct BenchRunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Month-end throughput against the COPY floor and the SQL baseline, for a series of store sizes.",
         discussion: """
-            For each --employees size: a database payrun_bench_e<size> on the server, seeded by
-            StoreSeeder (or reused when it was seeded with the same spec), VACUUM ANALYZE, then
-            in this order on the same data. While a size is measured, autovacuum is off on the
-            tables the steps write (set back afterwards); before each step the bench waits out
-            running autovacuum workers, runs VACUUM (ANALYZE) on those tables and a CHECKPOINT:
-              1. payrun: schedule month-end for every tenant and let an in-process WorkerPool
-                 (--threads job threads) run until every run is calculated; wall time, rates,
-                 time per phase summed over chunks, peak RSS of this process during the run.
-                 The workers connect as the bench's role, or with --worker-role as that role
-                 (payrun_worker: row-level security applies, as for production workers);
-              2. floor: the same shifts COPYed out and the same payslip rows COPYed in, per
-                 chunk, on --threads connections, no computation;
-              3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside PostgreSQL);
-                 with --repeat and --baseline-repeat, steps 1–3 alternate (month-end i, floor i,
-                 baseline i) and each month-end is also divided by its own floor and baseline.
-                 Around each run: the VM's steal time, the autovacuum runs that finished, and
-                 (before a month-end or floor) a throughput-bound probe (below);
-              4. compute scaling: BatchCalculator at 1 thread and at --threads on up to
-                 --compute-sample loaded inputs, best of five alternated repetitions ("batch");
-                 then per job, in five rounds over the month-end's chunk jobs: each job loaded
-                 as its worker loaded it and computed right after at both parallelisms. Per job
-                 the best of five of each parallelism, summed ("per job"), and each round's
-                 one-thread walls over its two-thread walls ("rounds", their median).
-                 Each repetition is also a pair (one thread over the threads right after it):
-                 the JSON and the table give the pairs' medians (per job weighted by employees)
-                 and the CPU-seconds at the threads over one thread for the same work. Right
-                 before each pair two fixed workloads with no payrun code, one latency-bound and
-                 one throughput-bound, measure what the machine gave that many threads at that
-                 moment (the probes).
-            One worker pool and one set of floor connections serve every repetition of a size
-            (as a worker in production runs before and after a month-end), after an untimed
-            warm-up month-end and floor on their new sessions, whose times are reported apart;
-            --cold starts new ones for each measurement and skips the warm-up.
-            Without --database-url / DATABASE_URL the private cluster .pg-bench next to ops/ is
-            started with durable settings (and stopped at the end if this started it).
+            For each --employees size: a database payrun_bench_e<size> on the server,
+            seeded by StoreSeeder (or reused when it was seeded with the same spec),
+            VACUUM ANALYZE, then in this order on the same data. While a size is
+            measured, autovacuum is off on the tables the steps write (set back
+            afterwards); before each step the bench waits out running autovacuum
+            workers, runs VACUUM (ANALYZE) on those tables and a CHECKPOINT:
+              1. payrun: schedule month-end for every tenant and let an in-process
+                 WorkerPool (--threads job threads) run until every run is calculated;
+                 wall time, rates, time per phase summed over chunks, peak RSS of this
+                 process during the run. The workers connect as the bench's role, or
+                 with --worker-role as that role (payrun_worker: row-level security
+                 applies, as for production workers);
+              2. floor: the same shifts COPYed out and the same payslip rows COPYed
+                 in, per chunk, on --threads connections, no computation;
+              3. baseline: benchmarks/sql-baseline.sql (one INSERT … SELECT inside
+                 PostgreSQL); with --repeat and --baseline-repeat, steps 1–3 alternate
+                 (month-end i, floor i, baseline i) and each month-end is also divided
+                 by its own floor and baseline. Around each run: the VM's steal time,
+                 the autovacuum runs that finished, and (before a month-end or floor)
+                 a throughput-bound probe (below);
+              4. compute scaling: BatchCalculator at 1 thread and at --threads on up
+                 to --compute-sample loaded inputs, best of five alternated
+                 repetitions ("batch"); then per job, in five rounds over the
+                 month-end's chunk jobs: each job loaded as its worker loaded it and
+                 computed right after at both parallelisms. Per job the best of five
+                 of each parallelism, summed ("per job"), and each round's one-thread
+                 walls over its two-thread walls ("rounds", their median). Each
+                 repetition is also a pair (one thread over the threads right after
+                 it): the JSON and the table give the pairs' medians (per job weighted
+                 by employees) and the CPU-seconds at the threads over one thread for
+                 the same work. Right before each pair two fixed workloads with no
+                 payrun code, one latency-bound and one throughput-bound, measure what
+                 the machine gave that many threads at that moment (the probes).
+            One worker pool and one set of floor connections serve every repetition of
+            a size (as a worker in production runs before and after a month-end), after
+            an untimed warm-up month-end and floor on their new sessions, whose times
+            are reported apart; --cold starts new ones for each measurement and skips
+            the warm-up. Without --database-url / DATABASE_URL the private cluster
+            .pg-bench next to ops/ is started with durable settings (and stopped at the
+            end if this started it).
             """)
 
     @OptionGroup var server: BenchServerOptions

@@ -9,12 +9,12 @@ struct SeedCommand: ParsableCommand {
         commandName: "seed",
         abstract: "Generate a synthetic store (tenants, workplaces, employees, contracts, shifts, absences) by binary COPY.",
         discussion: """
-            Applies pending migrations first, then adds new tenants to the database in one
-            transaction and runs ANALYZE on the seeded tables. Deterministic: the same options
-            give the same rows. The month's workplaces have month_end_day set, so
-            `payrun schedule month-end --period YYYY-MM` (or a running worker) creates their
-            runs. Connect as a superuser or a BYPASSRLS role: PostgreSQL refuses COPY FROM
-            into tables whose row-level security applies to the role.
+            Applies pending migrations first, then adds new tenants to the database in
+            one transaction and runs ANALYZE on the seeded tables. Deterministic: the
+            same options give the same rows. The month's workplaces have month_end_day
+            set, so `payrun schedule month-end --period YYYY-MM` (or a running worker)
+            creates their runs. Connect as a superuser or a BYPASSRLS role: PostgreSQL
+            refuses COPY FROM into tables whose row-level security applies to the role.
             """)
 
     @OptionGroup var database: DatabaseOptions
