@@ -7,6 +7,18 @@ Usage (from the repository root, on a store an earlier `payrun bench --employees
     URL="postgresql://postgres@localhost:$(cat .pg-bench/port)/payrun_bench_e100000?host=$PWD/.pg-bench"
     python3 benchmarks/month-end-ab.py .pg-bench/data "$URL" --pairs 6 /tmp/payrun-before .build/release/payrun
 
+Several stores (database URLs, told from builds by their `://`) alternate too, to compare store
+sizes in the same minutes instead of minutes or hours apart, e.g. linear growth from 100k to 1M:
+
+    python3 benchmarks/month-end-ab.py .pg-bench/data "$URL100K" "$URL1M" --warm --pairs 4 .build/release/payrun
+
+Every (store, build) runs once per pair, the order reversed every other pair; each run also prints
+employees/s (the payslips it wrote over its wall), and at the end, per build and store after the
+first, the pairs' employees/s over the first store's in the same pair, and their median.
+`--server-stats` prints per run what the server wrote over its span (pg_stat_wal, pg_stat_bgwriter):
+WAL bytes and full-page images, buffers written by backends, the background writer and checkpoints,
+buffers allocated, checkpoints started.
+
 A build given as `PATH@ROLE` runs its worker as ROLE: `options=-c role=ROLE` is added to the
 worker's URL (as `payrun bench --worker-role ROLE`), e.g. `.build/release/payrun@payrun_worker` for
 production's role, under row-level security; the schedule step keeps the URL's role.
@@ -90,8 +102,16 @@ def with_role(url, role):
     return base + '?' + '&'.join(parameters)
 
 
-# --warm: the running worker of each build (spec as given), kept between its runs.
+# --warm: the running worker of each build (spec as given) on each store (URL), kept between its runs.
 WARM_WORKERS = {}
+
+# --server-stats: what the server wrote, from its cumulative statistics.
+SERVER_STATS_SQL = ('SELECT w.wal_bytes, w.wal_fpi, b.buffers_backend, b.buffers_clean, b.buffers_checkpoint, '
+                    'b.buffers_alloc, b.checkpoints_req + b.checkpoints_timed FROM pg_stat_wal w, pg_stat_bgwriter b')
+
+
+def server_stats(url):
+    return [int(x) for x in psql(url, SERVER_STATS_SQL).strip().split('|')]
 
 
 def start_worker(build, worker_url):
@@ -100,7 +120,7 @@ def start_worker(build, worker_url):
                              '--poll-seconds', '1'], env=env)
 
 
-def month_end(pgdata, url, spec, warm=False):
+def month_end(pgdata, url, spec, warm=False, stats=False):
     path, at, role = spec.rpartition('@')
     if at and '/' not in role:
         build = path
@@ -113,12 +133,12 @@ def month_end(pgdata, url, spec, warm=False):
     psql(url, 'CHECKPOINT')
     # Only this run's worker may claim: every other build's kept worker is stopped.
     for other, kept in WARM_WORKERS.items():
-        if other != spec and kept.poll() is None:
+        if other != (spec, url) and kept.poll() is None:
             kept.send_signal(signal.SIGSTOP)
     if warm:
-        worker = WARM_WORKERS.get(spec)
+        worker = WARM_WORKERS.get((spec, url))
         if worker is None or worker.poll() is not None:
-            worker = WARM_WORKERS[spec] = start_worker(build, worker_url)
+            worker = WARM_WORKERS[(spec, url)] = start_worker(build, worker_url)
         else:
             worker.send_signal(signal.SIGCONT)
     else:
@@ -126,6 +146,7 @@ def month_end(pgdata, url, spec, warm=False):
     poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     try:
         time.sleep(1.0)
+        s0 = server_stats(url) if stats else None
         pg0, w0, m0, t0 = cluster_cpu(pgdata), stat(worker.pid)[1] / HZ, machine_times(), time.time()
         subprocess.run([build, 'schedule', 'month-end', '--database-url', url, '--period', '2026-10'], check=True,
                        stdout=subprocess.DEVNULL)
@@ -152,8 +173,16 @@ def month_end(pgdata, url, spec, warm=False):
                 sys.exit(f'{build} worker exited with status {worker.returncode}')
             time.sleep(0.02)
         m1 = machine_times()
-        return (time.time() - t0, cluster_cpu(pgdata) - pg0, stat(worker.pid)[1] / HZ - w0,
-                m1[0] - m0[0], m1[1] - m0[1])
+        result = (time.time() - t0, cluster_cpu(pgdata) - pg0, stat(worker.pid)[1] / HZ - w0,
+                  m1[0] - m0[0], m1[1] - m0[1])
+        if stats:
+            # The statistics collector takes up to 0.5 s (PGSTAT_MIN_INTERVAL) to publish a backend's counts.
+            time.sleep(0.6)
+            d = [b - a for a, b in zip(s0, server_stats(url))]
+            print(f'  server wrote: WAL {d[0] / 2**20:.0f} MiB ({d[1]} full-page images); buffers written by '
+                  f'backends {d[2]}, background writer {d[3]}, checkpoints {d[4]}; buffers allocated {d[5]}; '
+                  f'checkpoints started {d[6]}', flush=True)
+        return result
     finally:
         poll.stdin.close()
         poll.wait()
@@ -170,6 +199,11 @@ def stop_kept_workers():
             kept.wait()
 
 
+def median(values):
+    v = sorted(values)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
 def main():
     args = sys.argv[1:]
     pairs = 3
@@ -180,35 +214,60 @@ def main():
     warm = '--warm' in args
     if warm:
         args.remove('--warm')
+    stats = '--server-stats' in args
+    if stats:
+        args.remove('--server-stats')
     if len(args) < 3:
         sys.exit(__doc__)
-    pgdata, url, builds = args[0], args[1], args[2:]
-    psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; '
-              'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
-              'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
-    psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
-    results = {b: [] for b in builds}
+    pgdata = args[0]
+    stores = [a for a in args[1:] if '://' in a]
+    builds = [a for a in args[1:] if '://' not in a]
+    if not stores or not builds:
+        sys.exit(__doc__)
+    runs_of = [(url, build) for url in stores for build in builds]
+    name = {url: url.split('?')[0].rsplit('/', 1)[-1] for url in stores}
+
+    def label(url, build):
+        return build if len(stores) == 1 else f'{name[url]} {build}'
+
+    for url in stores:
+        psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; '
+                  'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
+                  'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
+        psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+    results = {r: [] for r in runs_of}
     try:
         if warm:
-            for build in builds:
+            for url, build in runs_of:
                 wall = month_end(pgdata, url, build, warm=True)[0]
-                print(f'{build}: warm-up month-end (new sessions, not counted) {wall:5.2f} s', flush=True)
+                print(f'{label(url, build)}: warm-up month-end (new sessions, not counted) {wall:5.2f} s', flush=True)
         for pair in range(pairs):
-            order = builds if pair % 2 == 0 else list(reversed(builds))
-            for build in order:
-                wall, server, worker, idle, steal = month_end(pgdata, url, build, warm=warm)
-                results[build].append((wall, server, worker, idle, steal))
-                print(f'{build}: wall {wall:5.2f} s, postgres {server:5.2f} CPU-s, worker {worker:5.2f} CPU-s, '
-                      f'machine idle {idle:4.2f} core-s, steal {steal:4.2f}, load {os.getloadavg()[0]:.1f}', flush=True)
+            order = runs_of if pair % 2 == 0 else list(reversed(runs_of))
+            for url, build in order:
+                wall, server, worker, idle, steal = month_end(pgdata, url, build, warm=warm, stats=stats)
+                # After the clock: how many payslips the month-end wrote (a count of one table).
+                payslips = int(psql(url, 'SELECT count(*) FROM payrun.payslips').strip())
+                results[(url, build)].append((wall, server, worker, idle, steal, payslips / wall))
+                print(f'{label(url, build)}: wall {wall:5.2f} s ({payslips / wall:,.0f} employees/s), postgres {server:5.2f} CPU-s, '
+                      f'worker {worker:5.2f} CPU-s, machine idle {idle:4.2f} core-s, steal {steal:4.2f}, '
+                      f'load {os.getloadavg()[0]:.1f}', flush=True)
     finally:
         stop_kept_workers()
-        psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
-                  'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
-    for build, runs in results.items():
+        for url in stores:
+            psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
+                      'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
+    for (url, build), runs in results.items():
         n = max(len(runs), 1)
-        print(f'mean of {len(runs)} {build}: wall {sum(r[0] for r in runs) / n:.2f} s, '
+        print(f'mean of {len(runs)} {label(url, build)}: wall {sum(r[0] for r in runs) / n:.2f} s, '
               f'postgres {sum(r[1] for r in runs) / n:.2f} CPU-s, worker {sum(r[2] for r in runs) / n:.2f} CPU-s, '
               f'machine idle {sum(r[3] for r in runs) / n:.2f} core-s, steal {sum(r[4] for r in runs) / n:.2f}')
+    for build in builds:
+        first = results[(stores[0], build)]
+        for url in stores[1:]:
+            ratios = [b[5] / a[5] - 1 for a, b in zip(first, results[(url, build)])]
+            if ratios:
+                print(f'{build}: employees/s of {name[url]} against {name[stores[0]]}, pair by pair: '
+                      + ', '.join(f'{r:+.1%}' for r in ratios) + f'; median {median(ratios):+.1%}')
 
 
 if __name__ == '__main__':
