@@ -80,15 +80,28 @@ extension JobQueue {
     /// Claims up to `limit` due jobs for `workerId`, leased for `leaseSeconds`, fairly across
     /// tenants (see `claimSQL`). Commits on its own unless the caller has a transaction open.
     /// `kinds`: only jobs of these kinds (nil: any kind). Returns them ordered by id.
+    ///
+    /// The claim statements (`claimSQL`, `claimForTenantSQL`) are planned at every execution
+    /// instead of prepared once per connection: a prepared statement switches to a generic plan
+    /// after five executions when that plan looks no dearer, and keeps it until something
+    /// invalidates it (an ANALYZE of `payrun.jobs`, for instance). A worker whose queue is empty
+    /// claims in vain every poll; when `payrun.jobs` holds no rows then (a new installation, or
+    /// after a VACUUM found it empty: `reltuples` = 0), the generic plan is costed for an empty
+    /// table — sequential scans everywhere, and for every candidate a sequential scan of the
+    /// table for the dedup key's NOT EXISTS. Kept for the month-end that follows, with hundreds of
+    /// jobs and their dead versions, each claim took 0.3–1.2 s instead of about a millisecond
+    /// (session 21: 1,000,000-employee month-ends of a kept worker took 158–190 s instead of
+    /// 38–45 s, its job threads waiting for claims; benchmarks/RESULTS.md). Planned each time,
+    /// the plan follows the table's current size. It costs about 0.7 ms of planning per claim
+    /// (one claim per job or per batch of jobs, and one per idle poll).
     public static func claim(
         on connection: PostgresConnection, workerId: String, limit: Int, leaseSeconds: Int, kinds: [String]? = nil
     ) throws -> [ClaimedJob] {
         guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
         guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
-        // Prepared: parsed once per connection (and per kind of `$4`: an untyped NULL or a text
-        // array), planned per execution only while PostgreSQL prefers custom plans.
-        let rows = try connection.queryPrepared(claimSQL, [.int(limit), .text(workerId), .int(leaseSeconds),
-                                                           kinds.map { .textArray($0) } ?? .null])
+        // Planned at every execution, not prepared (above).
+        let rows = try connection.query(claimSQL, [.int(limit), .text(workerId), .int(leaseSeconds),
+                                                   kinds.map { .textArray($0) } ?? .null])
         return try claimedJobs(rows)
     }
 

@@ -28,7 +28,8 @@ extension JobQueue {
     ) throws -> [ClaimedJob] {
         guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
         guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
-        let rows = try connection.queryPrepared(claimForTenantSQL, [
+        // Planned at every execution, not prepared: see `claim(on:workerId:limit:leaseSeconds:kinds:)`.
+        let rows = try connection.query(claimForTenantSQL, [
             .int(limit), .text(workerId), .int(leaseSeconds), .text(kind), .int(tenantId),
         ])
         return try claimedJobs(rows)
