@@ -24,7 +24,8 @@ worker's URL (as `payrun bench --worker-role ROLE`), e.g. `.build/release/payrun
 production's role, under row-level security; the schedule step keeps the URL's role.
 
 For each pair and each build in turn (the order alternates between pairs): TRUNCATE what a
-month-end writes (as `payrun bench` does before its month-end), VACUUM ANALYZE, CHECKPOINT; start
+month-end writes (as `payrun bench` does before its month-end), wait until no autovacuum worker
+runs, VACUUM ANALYZE, CHECKPOINT; start
 `<build> worker --threads 2` (PAYRUN_CHUNK_EMPLOYEES_MAX=2000, as the bench); after 1 s, `<build>
 schedule month-end --period 2026-10` and wait (one psql session asking every 20 ms whether a job is
 left in the queue, then reading the runs once) until every run is calculated. Printed per run: wall, CPU-seconds of the cluster (postmaster, its children and
@@ -36,6 +37,10 @@ With `--warm` each build's worker is started once and kept for all its runs (sto
 while the other builds run, continued with SIGCONT for its own), after one untimed warm-up
 month-end: the month-ends of a running worker, as `payrun bench` measures them since session 19.
 Without it every run starts a new worker, whose sessions are new.
+
+Autovacuum is off on the tables a month-end writes while the script runs (set back at the end), as
+`payrun bench` has it for its measurements (since session 21; before, a worker could vacuum
+`payslips` in the middle of a run).
 
 The worker's own periodic month-end task would schedule October 2026 by itself at start (the
 seeded workplaces' `month_end_day` is due), one INSERT per workplace: the script sets every
@@ -120,6 +125,28 @@ def start_worker(build, worker_url):
                              '--poll-seconds', '1'], env=env)
 
 
+# The tables a month-end writes: autovacuum is off on them while the script runs, as `payrun bench`
+# does for its measurements (BenchHousekeeping): emptied before each run, they cross autovacuum's
+# thresholds within its first seconds, and a worker vacuuming `payslips` in the middle of a run
+# (seen in session 21: a 1M month-end took 91 s against 38–47 s) measures the housekeeping.
+WRITTEN_TABLES = ['payrun.jobs', 'payrun.payroll_runs', 'payrun.run_chunks', 'payrun.payslips',
+                  'payrun.pending_corrections']
+
+
+def set_autovacuum(url, enabled):
+    for table in WRITTEN_TABLES:
+        psql(url, f'ALTER TABLE {table} RESET (autovacuum_enabled, toast.autovacuum_enabled)' if enabled else
+                  f'ALTER TABLE {table} SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)')
+
+
+def wait_for_autovacuum_workers(url, seconds=60):
+    """Until no autovacuum worker runs on the server (in any database), or `seconds` have passed."""
+    deadline = time.time() + seconds
+    while time.time() < deadline and int(psql(
+            url, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'").strip()) > 0:
+        time.sleep(0.2)
+
+
 def month_end(pgdata, url, spec, warm=False, stats=False):
     path, at, role = spec.rpartition('@')
     if at and '/' not in role:
@@ -129,6 +156,7 @@ def month_end(pgdata, url, spec, warm=False, stats=False):
     worker_url = with_role(url, role) if role else url
     psql(url, 'TRUNCATE payrun.payslips, payrun.payslip_staging, payrun.run_chunks, payrun.pending_corrections, '
               'payrun.payroll_runs, payrun.jobs CASCADE')
+    wait_for_autovacuum_workers(url)
     psql(url, 'VACUUM ANALYZE')
     psql(url, 'CHECKPOINT')
     # Only this run's worker may claim: every other build's kept worker is stopped.
@@ -235,6 +263,7 @@ def main():
                   'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
                   'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
         psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+        set_autovacuum(url, False)
     results = {r: [] for r in runs_of}
     try:
         if warm:
@@ -254,6 +283,7 @@ def main():
     finally:
         stop_kept_workers()
         for url in stores:
+            set_autovacuum(url, True)
             psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
                       'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
     for (url, build), runs in results.items():

@@ -52,6 +52,7 @@ def stats():
 results = {b: [] for b in builds}
 mab.psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
 mab.psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+mab.set_autovacuum(url, False)  # as month-end-ab.py: no autovacuum worker in a run
 try:
     for pair in range(pairs):
         for b in (builds if pair % 2 == 0 else list(reversed(builds))):
@@ -64,6 +65,7 @@ try:
             results[b].append(dict(wall=wall, server=server, worker=worker, agg=dict(agg), plan_end=float(tl[0]), first_chunk=float(tl[1]), plan_thread_s=float(tl[2])))
             print(f'{b}: wall {wall:5.2f} server {server:5.2f} worker {worker:5.2f} planEnd {float(tl[0]):.3f} firstChunk {float(tl[1]):.3f} planThread {float(tl[2]):.3f} load {os.getloadavg()[0]:.1f}', flush=True)
 finally:
+    mab.set_autovacuum(url, True)
     mab.psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
 json.dump(results, open('/tmp/month-end-statements.json', 'w'), indent=1)
 for b, runs in results.items():
