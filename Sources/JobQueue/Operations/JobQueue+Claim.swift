@@ -96,6 +96,14 @@ extension JobQueue {
     /// jobs, and one per idle poll): ≈ 0.75 ms more on the server (an idle claim 0.85 ms against
     /// 0.10 prepared), which `payrun bench queue` reads as ≈ 1.6 ms more wake-up latency and
     /// 10–20 % fewer small jobs per second.
+    ///
+    /// A cached plan made safe by the planner's settings was tried and rejected (session 22): the
+    /// claim inside a PL/pgSQL function with `SET enable_seqscan = off`, its joins rewritten to
+    /// `id = ANY (…)` lookups. Costed for an empty table, every index over the pending rows looks
+    /// alike; the generic plan's tenant probes read `jobs_claimable` instead of
+    /// `jobs_claimable_by_tenant` and sorted the pending rows they found (99,900 for the first,
+    /// 45,000 each for the next ten): 157–252 ms per claim with 100,000 jobs pending, against
+    /// 1.2–1.8 ms for the same claims planned each time.
     public static func claim(
         on connection: PostgresConnection, workerId: String, limit: Int, leaseSeconds: Int, kinds: [String]? = nil
     ) throws -> [ClaimedJob] {
