@@ -5,21 +5,10 @@ import PostgresClient
 /// says which it still held.
 extension JobQueue {
     /// Up to `$1` due pending jobs of kind `$4` and tenant `$5` (0: no tenant), most urgent first,
-    /// leased like `claimSQL` does. A job whose dedup key has a job running is left alone.
+    /// leased like `claimSQL` does: `payrun.claim_jobs_for_tenant` (migration 0024). A job whose dedup key has a job running is left alone.
     /// Fairness across tenants is the general claim's business: this only tops up a batch of a
     /// tenant whose job was already claimed fairly, so another tenant waits at most one batch.
-    static let claimForTenantSQL = """
-        WITH locked AS (
-            SELECT j.id FROM payrun.jobs j
-             WHERE j.state = 'pending' AND coalesce(j.tenant_id, 0) = $5 AND j.kind = $4 AND j.run_at <= now()
-               AND (j.dedup_key IS NULL OR NOT EXISTS (
-                     SELECT 1 FROM payrun.jobs r WHERE r.state = 'running' AND r.dedup_key = j.dedup_key))
-             ORDER BY j.priority, j.run_at, j.id
-             LIMIT $1
-               FOR UPDATE SKIP LOCKED
-        )
-        \(leaseLockedSQL)
-        """
+    static let claimForTenantSQL = "SELECT * FROM payrun.claim_jobs_for_tenant($1::int, $2::text, $3::int, $4::text, $5::bigint)"
 
     /// Claims up to `limit` due jobs of `kind` for tenant `tenantId` (`NewJob.noTenant` for none),
     /// ordered by id. Commits on its own unless the caller has a transaction open.
@@ -28,8 +17,8 @@ extension JobQueue {
     ) throws -> [ClaimedJob] {
         guard limit >= 1 else { throw JobQueueError.invalidArgument("claim limit must be ≥ 1, got \(limit)") }
         guard leaseSeconds >= 1 else { throw JobQueueError.invalidArgument("leaseSeconds must be ≥ 1, got \(leaseSeconds)") }
-        // Planned at every execution, not prepared: see `claim(on:workerId:limit:leaseSeconds:kinds:)`.
-        let rows = try connection.query(claimForTenantSQL, [
+        // Prepared: see `claim(on:workerId:limit:leaseSeconds:kinds:)`.
+        let rows = try connection.queryPrepared(claimForTenantSQL, [
             .int(limit), .text(workerId), .int(leaseSeconds), .text(kind), .int(tenantId),
         ])
         return try claimedJobs(rows)
