@@ -42,9 +42,14 @@ Autovacuum is off on the tables a month-end writes while the script runs (set ba
 `payrun bench` has it for its measurements (since session 21; before, a worker could vacuum
 `payslips` in the middle of a run).
 
-The worker's own periodic month-end task would schedule October 2026 by itself at start (the
-seeded workplaces' `month_end_day` is due), one INSERT per workplace: the script sets every
-`month_end_day` to 28 (not due before 28 November) for the runs and restores the values at the end.
+The worker's own periodic month-end task (at its start, then every minute) would schedule the
+seeded month by itself once its `month_end_day` is due, and the run would then start before the
+clock: the script sets every `month_end_day` to NULL for the runs (the task skips such
+workplaces, whatever the date) and restores the values at the end. Each run also checks, just
+before the clock starts, that the store holds no run and no job: a month-end some worker began by
+itself stops the script instead of being timed short. (Until session 25 the script set the day to
+28, which held the task off only until 28 November 2026 in Korea: see benchmarks/RESULTS.md,
+session 25.)
 Standard library, Linux /proc and `psql`.
 """
 import os
@@ -147,6 +152,32 @@ def wait_for_autovacuum_workers(url, seconds=60):
         time.sleep(0.2)
 
 
+def hold_own_scheduling(url):
+    """Keeps the workers' periodic month-end task from scheduling anything while the script runs:
+    every workplace's `month_end_day` saved, then set to NULL (`MonthEndScheduler` reads only
+    workplaces with a day). A table left by an interrupted run keeps the values saved first."""
+    psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; '
+              'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
+              'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
+    psql(url, 'UPDATE payrun.workplaces SET month_end_day = NULL WHERE month_end_day IS NOT NULL')
+
+
+def restore_own_scheduling(url):
+    psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
+              'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
+
+
+def nothing_scheduled_yet(url, build):
+    """Stops the script if the store holds a run or a job before the script schedules the month:
+    a month-end some worker began by itself would be timed from a later point and read short."""
+    runs, jobs = (int(x) for x in psql(url, 'SELECT (SELECT count(*) FROM payrun.payroll_runs), '
+                                            '(SELECT count(*) FROM payrun.jobs)').strip().split('|'))
+    if runs or jobs:
+        sys.exit(f'{build}: {runs} run(s) and {jobs} job(s) exist before the month-end was scheduled: a worker '
+                 f'scheduled work by itself, and the run would be timed short. Is a workplace\'s month_end_day '
+                 f'set again, or another worker running on this store?')
+
+
 def month_end(pgdata, url, spec, warm=False, stats=False):
     path, at, role = spec.rpartition('@')
     if at and '/' not in role:
@@ -174,6 +205,7 @@ def month_end(pgdata, url, spec, warm=False, stats=False):
     poll = subprocess.Popen(['psql', url, '-XAtq'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     try:
         time.sleep(1.0)
+        nothing_scheduled_yet(url, build)
         s0 = server_stats(url) if stats else None
         pg0, w0, m0, t0 = cluster_cpu(pgdata), stat(worker.pid)[1] / HZ, machine_times(), time.time()
         subprocess.run([build, 'schedule', 'month-end', '--database-url', url, '--period', '2026-10'], check=True,
@@ -259,10 +291,7 @@ def main():
         return build if len(stores) == 1 else f'{name[url]} {build}'
 
     for url in stores:
-        psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; '
-                  'CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS '
-                  'SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
-        psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+        hold_own_scheduling(url)
         set_autovacuum(url, False)
     results = {r: [] for r in runs_of}
     try:
@@ -284,8 +313,7 @@ def main():
         stop_kept_workers()
         for url in stores:
             set_autovacuum(url, True)
-            psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s '
-                      'WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
+            restore_own_scheduling(url)
     for (url, build), runs in results.items():
         n = max(len(runs), 1)
         print(f'mean of {len(runs)} {label(url, build)}: wall {sum(r[0] for r in runs) / n:.2f} s, '

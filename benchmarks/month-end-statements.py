@@ -51,8 +51,7 @@ def stats():
     return agg
 
 results = {b: [] for b in builds}
-mab.psql(url, 'CREATE SCHEMA IF NOT EXISTS payrun_bench; CREATE TABLE IF NOT EXISTS payrun_bench.month_end_day_saved AS SELECT tenant_id, id, month_end_day FROM payrun.workplaces')
-mab.psql(url, 'UPDATE payrun.workplaces SET month_end_day = 28')
+mab.hold_own_scheduling(url)  # as month-end-ab.py: the worker schedules nothing by itself
 mab.set_autovacuum(url, False)  # as month-end-ab.py: no autovacuum worker in a run
 try:
     for pair in range(pairs):
@@ -67,7 +66,7 @@ try:
             print(f'{b}: wall {wall:5.2f} server {server:5.2f} worker {worker:5.2f} planEnd {float(tl[0]):.3f} firstChunk {float(tl[1]):.3f} planThread {float(tl[2]):.3f} load {os.getloadavg()[0]:.1f}', flush=True)
 finally:
     mab.set_autovacuum(url, True)
-    mab.psql(url, 'UPDATE payrun.workplaces w SET month_end_day = s.month_end_day FROM payrun_bench.month_end_day_saved s WHERE s.tenant_id = w.tenant_id AND s.id = w.id; DROP TABLE payrun_bench.month_end_day_saved')
+    mab.restore_own_scheduling(url)
 json.dump(results, open('/tmp/month-end-statements.json', 'w'), indent=1)
 for b, runs in results.items():
     n = len(runs)
