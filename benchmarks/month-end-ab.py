@@ -36,7 +36,9 @@ left of the cores); at the end the mean per build.
 With `--warm` each build's worker is started once and kept for all its runs (stopped with SIGSTOP
 while the other builds run, continued with SIGCONT for its own), after one untimed warm-up
 month-end: the month-ends of a running worker, as `payrun bench` measures them since session 19.
-Without it every run starts a new worker, whose sessions are new.
+Without it every run starts a new worker, whose sessions are new. With `--new-and-kept` each
+build runs both ways in every pair (its kept worker stopped while a new one runs): what a running
+worker's sessions save, measured in the same minutes.
 
 Autovacuum is off on the tables a month-end writes while the script runs (set back at the end), as
 `payrun bench` has it for its measurements (since session 21; before, a worker could vacuum
@@ -190,9 +192,10 @@ def month_end(pgdata, url, spec, warm=False, stats=False):
     wait_for_autovacuum_workers(url)
     psql(url, 'VACUUM ANALYZE')
     psql(url, 'CHECKPOINT')
-    # Only this run's worker may claim: every other build's kept worker is stopped.
+    # Only this run's worker may claim: every other kept worker is stopped (for a run on a new
+    # worker, the same build's kept one too).
     for other, kept in WARM_WORKERS.items():
-        if other != (spec, url) and kept.poll() is None:
+        if (other != (spec, url) or not warm) and kept.poll() is None:
             kept.send_signal(signal.SIGSTOP)
     if warm:
         worker = WARM_WORKERS.get((spec, url))
@@ -274,6 +277,11 @@ def main():
     warm = '--warm' in args
     if warm:
         args.remove('--warm')
+    # --new-and-kept: each build runs twice in every pair, on a new worker and on its kept one.
+    both = '--new-and-kept' in args
+    if both:
+        args.remove('--new-and-kept')
+    modes = ['new', 'kept'] if both else ['kept'] if warm else ['new']
     stats = '--server-stats' in args
     if stats:
         args.remove('--server-stats')
@@ -284,29 +292,29 @@ def main():
     builds = [a for a in args[1:] if '://' not in a]
     if not stores or not builds:
         sys.exit(__doc__)
-    runs_of = [(url, build) for url in stores for build in builds]
+    runs_of = [(url, build, mode) for url in stores for build in builds for mode in modes]
     name = {url: url.split('?')[0].rsplit('/', 1)[-1] for url in stores}
 
-    def label(url, build):
-        return build if len(stores) == 1 else f'{name[url]} {build}'
+    def label(url, build, mode=None):
+        return (build if len(stores) == 1 else f'{name[url]} {build}') + (f' ({mode} worker)' if both and mode else '')
 
     for url in stores:
         hold_own_scheduling(url)
         set_autovacuum(url, False)
     results = {r: [] for r in runs_of}
     try:
-        if warm:
-            for url, build in runs_of:
+        for url, build, mode in runs_of:
+            if mode == 'kept':
                 wall = month_end(pgdata, url, build, warm=True)[0]
                 print(f'{label(url, build)}: warm-up month-end (new sessions, not counted) {wall:5.2f} s', flush=True)
         for pair in range(pairs):
             order = runs_of if pair % 2 == 0 else list(reversed(runs_of))
-            for url, build in order:
-                wall, server, worker, idle, steal = month_end(pgdata, url, build, warm=warm, stats=stats)
+            for url, build, mode in order:
+                wall, server, worker, idle, steal = month_end(pgdata, url, build, warm=mode == 'kept', stats=stats)
                 # After the clock: how many payslips the month-end wrote (a count of one table).
                 payslips = int(psql(url, 'SELECT count(*) FROM payrun.payslips').strip())
-                results[(url, build)].append((wall, server, worker, idle, steal, payslips / wall))
-                print(f'{label(url, build)}: wall {wall:5.2f} s ({payslips / wall:,.0f} employees/s), postgres {server:5.2f} CPU-s, '
+                results[(url, build, mode)].append((wall, server, worker, idle, steal, payslips / wall))
+                print(f'{label(url, build, mode)}: wall {wall:5.2f} s ({payslips / wall:,.0f} employees/s), postgres {server:5.2f} CPU-s, '
                       f'worker {worker:5.2f} CPU-s, machine idle {idle:4.2f} core-s, steal {steal:4.2f}, '
                       f'load {os.getloadavg()[0]:.1f}', flush=True)
     finally:
@@ -314,19 +322,19 @@ def main():
         for url in stores:
             set_autovacuum(url, True)
             restore_own_scheduling(url)
-    for (url, build), runs in results.items():
+    for (url, build, mode), runs in results.items():
         n = max(len(runs), 1)
-        print(f'mean of {len(runs)} {label(url, build)}: wall {sum(r[0] for r in runs) / n:.2f} s, '
+        print(f'mean of {len(runs)} {label(url, build, mode)}: wall {sum(r[0] for r in runs) / n:.2f} s, '
               f'postgres {sum(r[1] for r in runs) / n:.2f} CPU-s, worker {sum(r[2] for r in runs) / n:.2f} CPU-s, '
               f'machine idle {sum(r[3] for r in runs) / n:.2f} core-s, steal {sum(r[4] for r in runs) / n:.2f}')
     for build in builds:
-        first = results[(stores[0], build)]
-        for url in stores[1:]:
-            ratios = [b[5] / a[5] - 1 for a, b in zip(first, results[(url, build)])]
-            if ratios:
-                print(f'{build}: employees/s of {name[url]} against {name[stores[0]]}, pair by pair: '
-                      + ', '.join(f'{r:+.1%}' for r in ratios) + f'; median {median(ratios):+.1%}')
-
+        for mode in modes:
+            first = results[(stores[0], build, mode)]
+            for url in stores[1:]:
+                ratios = [b[5] / a[5] - 1 for a, b in zip(first, results[(url, build, mode)])]
+                if ratios:
+                    print(f'{build}{f" ({mode} worker)" if both else ""}: employees/s of {name[url]} against {name[stores[0]]}, '
+                          'pair by pair: ' + ', '.join(f'{r:+.1%}' for r in ratios) + f'; median {median(ratios):+.1%}')
 
 if __name__ == '__main__':
     main()
