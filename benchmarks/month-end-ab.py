@@ -336,5 +336,6 @@ def main():
                     print(f'{build}{f" ({mode} worker)" if both else ""}: employees/s of {name[url]} against {name[stores[0]]}, '
                           'pair by pair: ' + ', '.join(f'{r:+.1%}' for r in ratios) + f'; median {median(ratios):+.1%}')
 
+
 if __name__ == '__main__':
     main()
