@@ -16,7 +16,10 @@ those, as one more pair, not as a run):
 - how sure the median is: a 90 % interval of the median run (the runs resampled with replacement,
   10,000 times, a fixed seed — runs are the independent unit; pairs within one run share its
   minutes of the VM), for each group and for all kept-session runs of both roles together (their
-  month-ends alternated take the same time: RESULTS.md, session 19).
+  month-ends alternated take the same time: RESULTS.md, session 19);
+- whether the two roles' kept-session runs differ: their median runs' difference, for the floor
+  and the baseline ratios, with a two-sided permutation p (the runs dealt at random into two
+  groups of the same sizes, 10,000 times, a fixed seed).
 
     python3 benchmarks/targets-tally.py [--employees 100000] FILE.json ...
 
@@ -50,6 +53,20 @@ def median_interval(values, level=0.90, rounds=10_000, seed=5):
     low = medians[int((1 - level) / 2 * rounds)]
     high = medians[min(rounds - 1, int((1 + level) / 2 * rounds))]
     return statistics.median(values), low, high
+
+
+def permutation_p(a, b, rounds=10_000, seed=7):
+    """Two-sided permutation p of the difference of medians, median(b) − median(a): how often the
+    runs, dealt at random into groups of the same sizes, differ by at least as much."""
+    observed = abs(statistics.median(b) - statistics.median(a))
+    pool = list(a) + list(b)
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(rounds):
+        rng.shuffle(pool)
+        if abs(statistics.median(pool[len(a):]) - statistics.median(pool[:len(a)])) >= observed - 1e-12:
+            hits += 1
+    return hits / rounds
 
 
 def fmt(x, digits=2):
@@ -155,6 +172,22 @@ def main(argv):
             m, low, high = median_interval(values)
             return '–' if m is None else f'{fmt(m)} [{fmt(low)}, {fmt(high)}]'
         print(f"| {role} | {g['runs']} | {interval(g['floor'])} | {interval(g['baseline'])} |")
+
+    # Do the two roles' runs differ? Pooling them (the row above) assumes they do not.
+    own, worker = groups.get("bench's own, kept sessions"), groups.get('payrun_worker, kept sessions')
+    if own and worker and len(own['floor']) > 1 and len(worker['floor']) > 1:
+        print()
+        print('The two roles compared (kept sessions; the runs\' headline ratios; the floor and the baseline run as '
+              'the bench\'s role in both, so a difference is the month-end\'s; permutation p: the share of 10,000 '
+              'random deals of the runs into two groups of these sizes whose medians differ at least as much):')
+        print()
+        print("| ratio | bench's own: runs, median | payrun_worker: runs, median | payrun_worker − own | two-sided p |")
+        print('|---|---|---|---:|---:|')
+        for label, k in (('payrun ÷ floor', 'floor'), ('baseline ÷ payrun', 'baseline')):
+            a, b = own[k], worker[k]
+            if len(a) > 1 and len(b) > 1:
+                print(f'| {label} | {len(a)}, {fmt(statistics.median(a))} | {len(b)}, {fmt(statistics.median(b))} | '
+                      f'{statistics.median(b) - statistics.median(a):+.2f} | {permutation_p(a, b):.3f} |')
     return 0
 
 
